@@ -1,0 +1,3 @@
+from wavehost.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,127 @@
+"""The `wavehost` command line."""
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+from pydantic import ValidationError
+
+from wavehost import __version__, paths
+from wavehost.hooks.catalogue import EVENT_NAMES, EVENTS_BY_NAME
+from wavehost.hooks.config import load_hook_config
+from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
+from wavehost.hooks.runner import HookContext
+from wavehost.settings.listing import list_hooks
+
+SOURCE_TITLES = {"user": "User hooks", "project": "Project hooks", "plugin": "Plugin hooks"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="wavehost", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"wavehost {__version__}")
+    parser.add_argument(
+        "--log-level",
+        default="WARNING",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="log verbosity (logs go to stderr)",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    hooks = commands.add_parser("hooks", help="inspect and try hooks").add_subparsers(
+        dest="hooks_command", required=True
+    )
+    listing = hooks.add_parser("list", help="list configured hooks by source, with diagnostics")
+    listing.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+    listing.add_argument("--json", action="store_true", help="print the list as JSON")
+
+    run = hooks.add_parser(
+        "run",
+        help="run the hooks matching EVENT for real, reading the payload JSON on stdin",
+        description="Missing common fields (session_id, transcript_path, cwd, …) are filled in.",
+    )
+    run.add_argument("event", choices=EVENT_NAMES, metavar="EVENT", help=", ".join(EVENT_NAMES))
+    run.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
+    project = args.project.resolve()
+    if args.hooks_command == "list":
+        return _list(project, as_json=args.json)
+    return anyio.run(_run, args.event, project)
+
+
+def _list(project: Path, *, as_json: bool) -> int:
+    result = list_hooks(load_hook_config(project), project)
+    if as_json:
+        print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
+        return 0
+    print(f"Project: {result.project.name} ({result.project.dir})")
+    for source, title in SOURCE_TITLES.items():
+        hooks = [h for h in result.hooks if h.source == source]
+        print(f"\n{title} ({len(hooks)})")
+        for file in result.config_files:
+            if file.source == source and file.exists:
+                print(f"  file: {file.path}" + (f"  [error: {file.error}]" if file.error else ""))
+        if not hooks:
+            print("  (none)")
+        for hook in hooks:
+            extras = [f"timeout {hook.timeout:g}s"] if hook.timeout else []
+            extras += ["async"] * bool(hook.async_) + ["asyncRewake"] * bool(hook.async_rewake)
+            extras += [f"plugin {hook.plugin}"] if hook.plugin else []
+            extras += ["untrusted: will not run"] if hook.untrusted else []
+            matcher = f" [{hook.matcher}]" if hook.matcher else ""
+            suffix = f"  ({', '.join(extras)})" if extras else ""
+            print(f"  {hook.event}{matcher}: {hook.command}{suffix}")
+    if result.diagnostics:
+        print(f"\nProblems ({len(result.diagnostics)})")
+        for problem in result.diagnostics:
+            where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
+            print(f"  {where}: {problem.message}")
+    return 0
+
+
+def _payload(event_name: str, project: Path, text: str) -> dict[str, Any]:
+    raw = json.loads(text) if text.strip() else {}
+    if not isinstance(raw, dict):
+        raise ValueError("the payload must be a JSON object")
+    session_id = str(raw.get("session_id", "cli"))
+    defaults = {
+        "session_id": session_id,
+        "transcript_path": str(paths.transcript_path(session_id)),
+        "cwd": str(project),
+        "hook_event_name": event_name,
+    }
+    return {**defaults, **raw}
+
+
+async def _run(event_name: str, project: Path) -> int:
+    event = EVENTS_BY_NAME[event_name]
+    try:
+        raw = _payload(event_name, project, sys.stdin.read())
+        payload = event.spec.payload.model_validate(raw)
+    except (ValueError, ValidationError) as err:
+        print(f"wavehost: invalid {event_name} payload on stdin: {err}", file=sys.stderr)
+        return 2
+    config = load_hook_config(project)
+    for problem in config.diagnostics:
+        where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
+        print(f"wavehost: warning: {where}: {problem.message}", file=sys.stderr)
+
+    def report_rewake(rewake: Rewake) -> None:
+        print(json.dumps({"rewake": rewake.reminder, "command": rewake.command}), file=sys.stderr)
+
+    context = HookContext(cwd=Path(payload.cwd), project_dir=project)
+    async with BackgroundHooks(report_rewake) as background:
+        outcome = await HookEngine(config).dispatch(payload, context, background)
+        print(json.dumps(outcome.to_wire(), indent=2, ensure_ascii=False), flush=True)
+    return 0

@@ -1,0 +1,1 @@
+"""The hook engine: event catalogue, configuration, matching, running, and interpreting results."""

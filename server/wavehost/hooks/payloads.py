@@ -1,0 +1,170 @@
+"""What a hook reads on stdin, per event: Claude Code's field names, snake_case, compact JSON.
+
+Fields that are None are left out of the JSON (`last_assistant_message` when there is no text,
+for instance); lists are always present.
+"""
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+PermissionMode = Literal["default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"]
+
+LONG_FIELD_LIMIT = 1000
+
+
+def clip(text: str, limit: int = LONG_FIELD_LIMIT) -> str:
+    """Cut a long text to `limit` characters, saying how many were cut (seed: `… [+N chars]`)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [+{len(text) - limit} chars]"
+
+
+class HookInput(BaseModel):
+    """Fields every event carries."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    session_id: str
+    transcript_path: str
+    cwd: str
+    hook_event_name: str
+    permission_mode: PermissionMode = "default"
+
+    def to_stdin(self) -> bytes:
+        return self.model_dump_json(exclude_none=True).encode("utf-8")
+
+
+class PreToolUseInput(HookInput):
+    hook_event_name: Literal["PreToolUse"] = "PreToolUse"
+    tool_name: str
+    tool_input: dict[str, Any]
+    tool_use_id: str | None = None
+
+
+class PostToolUseInput(HookInput):
+    hook_event_name: Literal["PostToolUse"] = "PostToolUse"
+    tool_name: str
+    tool_input: dict[str, Any]
+    tool_response: Any
+    tool_use_id: str | None = None
+    duration_ms: int | None = None
+
+
+class PostToolUseFailureInput(HookInput):
+    hook_event_name: Literal["PostToolUseFailure"] = "PostToolUseFailure"
+    tool_name: str
+    tool_input: dict[str, Any]
+    error: str
+    is_interrupt: bool = False
+    tool_use_id: str | None = None
+    duration_ms: int | None = None
+
+
+class UserPromptSubmitInput(HookInput):
+    hook_event_name: Literal["UserPromptSubmit"] = "UserPromptSubmit"
+    prompt: str
+
+
+class BackgroundTask(BaseModel):
+    """A piece of background work still running when Stop fires (a snapshot at trigger time)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: Literal["shell", "subagent", "workflow"]
+    status: Literal["running"] = "running"
+    command: str | None = None
+    agent_type: str | None = None
+    description: str | None = None
+    name: str | None = None
+
+    @field_validator("command", "description")
+    @classmethod
+    def _clip(cls, value: str | None) -> str | None:
+        return None if value is None else clip(value)
+
+
+class SessionCron(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    schedule: str
+    recurring: bool
+    prompt: str
+
+
+class StopInput(HookInput):
+    hook_event_name: Literal["Stop"] = "Stop"
+    stop_hook_active: bool = False
+    last_assistant_message: str | None = None
+    background_tasks: list[BackgroundTask] = []
+    session_crons: list[SessionCron] = []
+
+
+class SubagentStartInput(HookInput):
+    hook_event_name: Literal["SubagentStart"] = "SubagentStart"
+    agent_id: str
+    agent_type: str
+
+
+class SubagentStopInput(HookInput):
+    hook_event_name: Literal["SubagentStop"] = "SubagentStop"
+    stop_hook_active: bool = False
+    last_assistant_message: str | None = None
+    agent_id: str
+    agent_type: str
+    agent_transcript_path: str | None = None
+
+
+class PermissionRequestInput(HookInput):
+    hook_event_name: Literal["PermissionRequest"] = "PermissionRequest"
+    tool_name: str
+    tool_input: dict[str, Any]
+    permission_suggestions: list[dict[str, Any]] = []
+
+
+class NotificationInput(HookInput):
+    hook_event_name: Literal["Notification"] = "Notification"
+    message: str
+    title: str | None = None
+    notification_type: str
+
+
+class SessionStartInput(HookInput):
+    hook_event_name: Literal["SessionStart"] = "SessionStart"
+    source: Literal["startup", "resume", "clear", "compact"]
+    model: str | None = None
+    agent_type: str | None = None
+
+
+class SessionEndInput(HookInput):
+    hook_event_name: Literal["SessionEnd"] = "SessionEnd"
+    reason: str
+
+
+class PreCompactInput(HookInput):
+    hook_event_name: Literal["PreCompact"] = "PreCompact"
+    trigger: Literal["manual", "auto"]
+    custom_instructions: str = ""
+
+
+class PostCompactInput(HookInput):
+    hook_event_name: Literal["PostCompact"] = "PostCompact"
+    trigger: Literal["manual", "auto"]
+    compact_summary: str
+
+
+class WorktreeCreateInput(HookInput):
+    hook_event_name: Literal["WorktreeCreate"] = "WorktreeCreate"
+    name: str
+
+
+class WorktreeRemoveInput(HookInput):
+    hook_event_name: Literal["WorktreeRemove"] = "WorktreeRemove"
+    worktree_path: str
+
+
+class CwdChangedInput(HookInput):
+    hook_event_name: Literal["CwdChanged"] = "CwdChanged"
+    old_cwd: str
+    new_cwd: str

@@ -1,0 +1,1 @@
+"""The language server edge: pygls server, the protocol models, and the method handlers."""

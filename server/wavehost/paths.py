@@ -1,0 +1,37 @@
+"""Where wavehost keeps and finds its files. The only place these locations are spelled out."""
+
+from pathlib import Path
+
+WAVE_DIR = ".wave"
+
+
+def wave_home(home: Path | None = None) -> Path:
+    return (home if home is not None else Path.home()) / WAVE_DIR
+
+
+def user_settings(home: Path | None = None) -> Path:
+    return wave_home(home) / "settings.json"
+
+
+def project_settings(project_dir: Path) -> Path:
+    return project_dir / WAVE_DIR / "settings.json"
+
+
+def local_settings(project_dir: Path) -> Path:
+    return project_dir / WAVE_DIR / "settings.local.json"
+
+
+def plugins_dir(home: Path | None = None) -> Path:
+    return wave_home(home) / "plugins"
+
+
+def plugin_hooks_file(plugin_root: Path) -> Path:
+    return plugin_root / "hooks" / "hooks.json"
+
+
+def sessions_dir(home: Path | None = None) -> Path:
+    return wave_home(home) / "sessions"
+
+
+def transcript_path(session_id: str, home: Path | None = None) -> Path:
+    return sessions_dir(home) / f"session_{session_id}.json"
