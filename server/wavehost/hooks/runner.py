@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
+import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
 from wavehost.hooks.config import HookHandler
@@ -166,9 +167,11 @@ async def run_hook(
             if process.returncode is None:
                 _signal_group(process, signal.SIGKILL)
                 await process.wait()
-            for stream in (process.stdin, process.stdout, process.stderr):
-                if stream is not None:
-                    await stream.aclose()
+            await process.aclose()  # closes the pipes too, even if a grandchild still holds them
+            # Let the loop run the pipes' connection_lost callbacks so the transport is closed now,
+            # not garbage-collected later (perhaps after its loop is gone).
+            for _ in range(3):
+                await anyio.lowlevel.checkpoint()
     run = HookRun(
         handler,
         process.returncode,

@@ -1,0 +1,76 @@
+"""Shared fixtures: a throwaway HOME and project, and a way to fire real hooks at an event."""
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wavehost.hooks.config import load_hook_config
+from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
+from wavehost.hooks.outcome import Outcome
+from wavehost.hooks.payloads import HookInput
+from wavehost.hooks.runner import HookContext
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "home"
+    path.mkdir()
+    monkeypatch.setenv("HOME", str(path))
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    path = tmp_path / "project"
+    (path / ".wave").mkdir(parents=True)
+    return path
+
+
+def write_json(path: Path, document: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return path
+
+
+def hooks_doc(
+    event: str, *commands: str | dict[str, Any], matcher: str | None = None
+) -> dict[str, Any]:
+    """`{"hooks": {event: [one group]}}` with the given commands (strings or full handler dicts)."""
+    handlers = [c if isinstance(c, dict) else {"type": "command", "command": c} for c in commands]
+    group: dict[str, Any] = {"hooks": handlers}
+    if matcher is not None:
+        group["matcher"] = matcher
+    return {"hooks": {event: [group]}}
+
+
+def common(event: str, cwd: Path, **fields: Any) -> dict[str, Any]:
+    return {
+        "session_id": "s1",
+        "transcript_path": "/tmp/session_s1.json",
+        "cwd": str(cwd),
+        "hook_event_name": event,
+        **fields,
+    }
+
+
+Fire = Callable[..., Outcome]
+
+
+@pytest.fixture
+def fire(project: Path, home: Path) -> Callable[..., Any]:
+    """Run the programmatic hooks `doc` for a payload with real processes; returns the Outcome."""
+    from wavehost.hooks.catalogue import EVENTS_BY_NAME
+
+    async def run(doc: dict[str, Any], payload: dict[str, Any], cwd: Path | None = None) -> Outcome:
+        event = EVENTS_BY_NAME[payload["hook_event_name"]]
+        model: HookInput = event.spec.payload.model_validate(payload)
+        engine = HookEngine(load_hook_config(project, programmatic=doc["hooks"]))
+        context = HookContext(cwd=cwd or project, project_dir=project)
+        rewakes: list[Rewake] = []
+        async with BackgroundHooks(rewakes.append) as background:
+            return await engine.dispatch(model, context, background)
+
+    return run

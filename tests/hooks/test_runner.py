@@ -1,0 +1,245 @@
+"""The runner against real processes: stdin, env, cwd, timeouts, runaway output, odd bytes."""
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+from tests.conftest import common, hooks_doc
+from wavehost.hooks.config import HookHandler, load_hook_config
+from wavehost.hooks.engine import run_all
+from wavehost.hooks.payloads import PreToolUseInput
+from wavehost.hooks.runner import HookContext, run_hook
+
+
+def handler(project: Path, command: str, **fields: object) -> HookHandler:
+    doc = hooks_doc("PreToolUse", {"type": "command", "command": command, **fields})
+    (found,) = load_hook_config(project, programmatic=doc["hooks"]).handlers
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie waiting for its parent counts as gone
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split(")")[-1].split()[0] != "Z"
+
+
+async def wait_for_file(path: Path, seconds: float = 10) -> None:
+    with anyio.fail_after(seconds):
+        while not path.exists() or not path.read_text():
+            await anyio.sleep(0.02)
+
+
+async def test_payload_arrives_as_compact_utf8_json_on_stdin(project, tmp_path) -> None:
+    out = tmp_path / "stdin.json"
+    payload = PreToolUseInput.model_validate(
+        common(
+            "PreToolUse",
+            project,
+            tool_name="Write",
+            tool_input={"file_path": "/p/文件.txt", "content": "é"},
+        )
+    )
+    run = await run_hook(
+        handler(project, f"cat > {out}"), payload.to_stdin(), HookContext(project, project)
+    )
+    assert run.exit_code == 0
+    raw = out.read_bytes()
+    assert raw == payload.to_stdin()
+    assert "文件".encode() in raw  # UTF-8, not \u escapes
+    assert b", " not in raw
+    assert b": " not in raw
+    assert json.loads(raw)["tool_input"]["file_path"] == "/p/文件.txt"
+
+
+async def test_hook_runs_in_session_workdir_with_project_dir_anchored(project) -> None:
+    sub = project / "packages" / "code"
+    sub.mkdir(parents=True)
+    command = 'echo "$PWD"; echo "$WAVE_PROJECT_DIR"; echo "$CLAUDE_PROJECT_DIR"'
+    run = await run_hook(
+        handler(project, command), b"{}", HookContext(cwd=sub, project_dir=project)
+    )
+    assert run.stdout.split() == [str(sub), str(project), str(project)]
+
+
+async def test_deleted_workdir_falls_back_to_the_project_dir(project, tmp_path) -> None:
+    gone = tmp_path / "worktree"
+    gone.mkdir()
+    gone.rmdir()
+    run = await run_hook(
+        handler(project, 'echo "$PWD"'), b"{}", HookContext(cwd=gone, project_dir=project)
+    )
+    assert run.exit_code == 0
+    assert run.spawn_error is None
+    assert run.stdout.strip() == str(project)
+
+
+async def test_without_a_session_root_project_dir_is_the_spawn_dir(project) -> None:
+    run = await run_hook(
+        handler(project, 'echo "$WAVE_PROJECT_DIR"'), b"{}", HookContext(cwd=project)
+    )
+    assert run.stdout.strip() == str(project)
+
+
+async def test_host_environment_is_passed_through(project, monkeypatch) -> None:
+    monkeypatch.setenv("WAVEHOST_TEST_VALUE", "from-host")
+    run = await run_hook(
+        handler(project, 'echo "$WAVEHOST_TEST_VALUE"'), b"{}", HookContext(project, project)
+    )
+    assert run.stdout.strip() == "from-host"
+
+
+async def test_timeout_kills_the_whole_group_and_returns_at_once(project, tmp_path) -> None:
+    pids = tmp_path / "pids"
+    command = f"sleep 60 & echo $! > {pids}; sleep 60"
+    started = time.monotonic()
+    run = await run_hook(handler(project, command, timeout=1), b"{}", HookContext(project, project))
+    assert time.monotonic() - started < 30  # generous: the hook alone would take 60 s
+    assert run.timed_out
+    grandchild = int(pids.read_text())
+    with anyio.fail_after(10):
+        while alive(grandchild):
+            await anyio.sleep(0.05)
+
+
+async def test_timeout_returns_even_if_an_escaped_grandchild_holds_the_pipes(
+    project, tmp_path
+) -> None:
+    pids = tmp_path / "pids"
+    command = f"setsid sleep 60 & echo $! > {pids}; sleep 60"
+    try:
+        started = time.monotonic()
+        run = await run_hook(
+            handler(project, command, timeout=1), b"{}", HookContext(project, project)
+        )
+        assert time.monotonic() - started < 30
+        assert run.timed_out
+    finally:
+        os.kill(int(pids.read_text()), signal.SIGKILL)
+
+
+async def test_normal_exit_is_not_held_up_by_a_background_grandchild(project, tmp_path) -> None:
+    pids = tmp_path / "pids"
+    try:
+        started = time.monotonic()
+        run = await run_hook(
+            handler(project, f"sleep 60 & echo $! > {pids}; echo done"),
+            b"{}",
+            HookContext(project, project),
+        )
+        assert time.monotonic() - started < 30
+        assert run.exit_code == 0
+        assert run.stdout.strip() == "done"
+        assert not run.timed_out
+    finally:
+        os.kill(int(pids.read_text()), signal.SIGKILL)
+
+
+async def test_runaway_output_is_capped_with_a_marker(project) -> None:
+    command = "head -c 5000000 /dev/zero | tr '\\0' a; head -c 3000000 /dev/zero | tr '\\0' b >&2"
+    run = await run_hook(handler(project, command), b"{}", HookContext(project, project))
+    assert run.exit_code == 0
+    assert run.stdout.startswith("a" * 1000)
+    assert run.stdout.endswith(f"… [output truncated: {5000000 - 1024 * 1024} more bytes]")
+    assert len(run.stdout) < 1024 * 1024 + 100
+    assert run.stderr.endswith(f"… [output truncated: {3000000 - 1024 * 1024} more bytes]")
+
+
+async def test_non_utf8_stderr_is_decoded_with_replacement(project) -> None:
+    run = await run_hook(
+        handler(project, "printf 'bad \\377\\376 bytes' >&2; exit 1"),
+        b"{}",
+        HookContext(project, project),
+    )
+    assert run.stderr == "bad \ufffd\ufffd bytes"
+
+
+async def test_a_hook_that_never_reads_a_large_stdin_is_fine(project) -> None:
+    big = json.dumps({"content": "x" * 2_000_000}).encode()
+    run = await run_hook(handler(project, "echo ignored-stdin"), big, HookContext(project, project))
+    assert run.exit_code == 0
+    assert run.stdout.strip() == "ignored-stdin"
+    assert run.spawn_error is None
+
+
+async def test_a_hook_that_exits_before_reading_stdin_is_fine(project) -> None:
+    run = await run_hook(handler(project, "exit 0"), b"x" * 500_000, HookContext(project, project))
+    assert run.exit_code == 0
+
+
+async def test_missing_script_is_a_non_blocking_error_with_a_clear_message(fire, project) -> None:
+    doc = hooks_doc("PostToolUse", "./.wave/hooks/missing.sh")
+    outcome = await fire(
+        doc, common("PostToolUse", project, tool_name="Edit", tool_input={}, tool_response={})
+    )
+    assert not outcome.blocked
+    assert outcome.meta_messages == []
+    (notice,) = outcome.notices
+    assert notice.level == "error"
+    assert notice.exit_code == 127
+    assert "missing.sh" in notice.text
+    assert "not found" in notice.text
+
+
+async def test_non_executable_script_is_a_non_blocking_error(fire, project) -> None:
+    script = project / "hook.sh"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o644)
+    outcome = await fire(hooks_doc("Stop", str(script)), common("Stop", project))
+    (notice,) = outcome.notices
+    assert notice.exit_code == 126
+    assert "Permission denied" in notice.text
+    assert not outcome.blocked
+
+
+async def test_a_hook_that_cannot_start_is_a_non_blocking_error(project, tmp_path) -> None:
+    nowhere = tmp_path / "nowhere"
+    run = await run_hook(
+        handler(project, "true"), b"{}", HookContext(cwd=nowhere, project_dir=nowhere)
+    )
+    assert run.exit_code is None
+    assert run.spawn_error is not None
+    assert "could not start hook" in run.spawn_error
+
+
+async def test_matching_hooks_run_concurrently(project, tmp_path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    # each waits for the other's file: run one after the other, both would time out
+    first = handler(project, f"touch {a}; while [ ! -e {b} ]; do sleep 0.01; done", timeout=20)
+    second = handler(project, f"touch {b}; while [ ! -e {a} ]; do sleep 0.01; done", timeout=20)
+    runs = await run_all([first, second], b"{}", HookContext(project, project))
+    assert [run.timed_out for run in runs] == [False, False]
+    assert [run.exit_code for run in runs] == [0, 0]
+
+
+async def test_results_keep_config_order(project) -> None:
+    slow, fast = handler(project, "sleep 0.3; echo slow"), handler(project, "echo fast")
+    runs = await run_all([slow, fast], b"{}", HookContext(project, project))
+    assert [run.stdout.strip() for run in runs] == ["slow", "fast"]
+
+
+async def test_cancelling_the_caller_kills_the_hook_group(project, tmp_path) -> None:
+    pids = tmp_path / "pids"
+    hook = handler(project, f"sleep 60 & echo $! > {pids}; wait")
+    async with anyio.create_task_group() as group:
+        group.start_soon(run_hook, hook, b"{}", HookContext(project, project))
+        await wait_for_file(pids)
+        group.cancel_scope.cancel()
+    grandchild = int(pids.read_text())
+    with anyio.fail_after(10):
+        while alive(grandchild):
+            await anyio.sleep(0.05)
+
+
+@pytest.mark.parametrize("code", [0, 1, 2, 3, 126, 127, 255])
+async def test_exit_code_is_reported_as_is(project, code: int) -> None:
+    run = await run_hook(handler(project, f"exit {code}"), b"{}", HookContext(project, project))
+    assert run.exit_code == code

@@ -1,0 +1,135 @@
+"""`wavehost hooks list|run` as hook authors use them: the real console script, real hooks."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import hooks_doc, write_json
+from wavehost import paths
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def wavehost(*args: str, home: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "wavehost", *args],
+        input=stdin, capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+
+
+def test_hooks_list_json_shows_hooks_by_source_with_diagnostics(home, project) -> None:
+    write_json(paths.user_settings(home), hooks_doc("Stop", "echo user"))
+    document = hooks_doc(
+        "PreToolUse", {"type": "command", "command": "./guard.sh", "timeout": 5}, matcher="Bash"
+    )
+    document["hooks"]["Nope"] = []
+    write_json(paths.project_settings(project), document)
+    result = wavehost("hooks", "list", "--project", str(project), "--json", home=home)
+    assert result.returncode == 0, result.stderr
+    listing = json.loads(result.stdout)
+    assert listing["project"] == {"dir": str(project), "name": "project"}
+    assert [(h["source"], h["event"], h["command"]) for h in listing["hooks"]] == [
+        ("user", "Stop", "echo user"),
+        ("project", "PreToolUse", "./guard.sh"),
+    ]
+    guard = listing["hooks"][1]
+    assert guard["matcher"] == "Bash"
+    assert guard["timeout"] == 5
+    assert guard["path"] == str(paths.project_settings(project))
+    assert guard["readOnly"] is False
+    assert listing["diagnostics"] == [
+        {
+            "path": str(paths.project_settings(project)),
+            "pointer": "/hooks/Nope",
+            "message": 'unknown hook event "Nope"',
+        }
+    ]
+    assert {f["path"]: f["exists"] for f in listing["configFiles"]}[
+        str(paths.local_settings(project))
+    ] is False
+
+
+def test_hooks_list_text_is_readable(home, project) -> None:
+    write_json(
+        paths.project_settings(project),
+        hooks_doc("PostToolUse", "ruff check", matcher="Edit|Write"),
+    )
+    result = wavehost("hooks", "list", "--project", str(project), home=home)
+    assert "Project hooks (1)" in result.stdout
+    assert "PostToolUse [Edit|Write]: ruff check" in result.stdout
+    assert "User hooks (0)" in result.stdout
+
+
+def test_hooks_run_fires_matching_hooks_and_prints_the_outcome(home, project) -> None:
+    guard = (
+        'python3 -c \'import json,sys; sys.exit("blocked " + json.load(sys.stdin)["tool_name"])\''
+    )
+    write_json(
+        paths.project_settings(project), hooks_doc("PreToolUse", guard + "; exit 2", matcher="Bash")
+    )
+    payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
+    result = wavehost(
+        "hooks", "run", "PreToolUse", "--project", str(project), home=home, stdin=payload
+    )
+    assert result.returncode == 0, result.stderr
+    outcome = json.loads(result.stdout)
+    assert outcome["blocked"] is True
+    assert outcome["toolError"] == "PreToolUse:Bash hook error: blocked Bash"
+    assert outcome["runs"][0]["exitCode"] == 2
+
+
+def test_hooks_run_fills_in_common_fields(home, project, tmp_path) -> None:
+    seen = tmp_path / "seen.json"
+    write_json(paths.project_settings(project), hooks_doc("Stop", f"cat > {seen}"))
+    result = wavehost("hooks", "run", "Stop", "--project", str(project), home=home, stdin="")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(seen.read_text())
+    assert payload["hook_event_name"] == "Stop"
+    assert payload["cwd"] == str(project)
+    assert payload["permission_mode"] == "default"
+    assert payload["transcript_path"] == str(home / ".wave" / "sessions" / "session_cli.json")
+    assert payload["background_tasks"] == []
+    assert payload["session_crons"] == []
+    assert payload["stop_hook_active"] is False
+    assert "last_assistant_message" not in payload
+
+
+def test_hooks_run_rejects_a_bad_payload_clearly(home, project) -> None:
+    result = wavehost(
+        "hooks",
+        "run",
+        "PreToolUse",
+        "--project",
+        str(project),
+        home=home,
+        stdin='{"tool_input": {}}',
+    )
+    assert result.returncode == 2
+    assert "invalid PreToolUse payload" in result.stderr
+    assert "tool_name" in result.stderr
+    result = wavehost("hooks", "run", "Stop", "--project", str(project), home=home, stdin="[1]")
+    assert result.returncode == 2
+    assert "must be a JSON object" in result.stderr
+
+
+def test_hooks_run_rejects_an_unknown_event(home, project) -> None:
+    result = wavehost("hooks", "run", "BeforeTool", home=home)
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr
+
+
+def test_demo_project_hooks_load_cleanly(home) -> None:
+    result = wavehost(
+        "hooks", "list", "--project", str(REPO / "examples" / "demo-project"), "--json", home=home
+    )
+    listing = json.loads(result.stdout)
+    assert listing["diagnostics"] == []
+    assert {h["event"] for h in listing["hooks"]} == {
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+    }
