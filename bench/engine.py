@@ -1,0 +1,159 @@
+"""Hook engine benchmark: prints medians and ratios measured in one run.
+
+1. dispatch overhead for an event with 1,000 configured hooks of which none match
+   (target < 50 µs/event), cold (index computed) and warm (memoised);
+2. 10 trivial hooks run together vs 1 (target: wall ≤ 2×);
+3. per-hook overhead vs a bare `sh -c true` spawn (target ≤ 1.5×).
+
+Run: .venv/bin/python bench/engine.py [--rounds N]
+"""
+
+import argparse
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from wavehost.hooks.catalogue import Event
+from wavehost.hooks.config import load_hook_config
+from wavehost.hooks.engine import BackgroundHooks, HookEngine, run_all
+from wavehost.hooks.payloads import PreToolUseInput
+from wavehost.hooks.runner import HookContext, run_hook
+
+
+def thousand_hooks() -> dict[str, Any]:
+    """1,000 PreToolUse hooks for other tools: exact names, name lists and regexes."""
+    groups: list[dict[str, Any]] = []
+    for i in range(1000):
+        if i % 20 == 0:
+            matcher = f"^Regex{i}.*"
+        elif i % 5 == 0:
+            matcher = f"Alpha{i}|Beta{i}"
+        else:
+            matcher = f"Tool{i}"
+        groups.append({"matcher": matcher, "hooks": [{"type": "command", "command": f"echo {i}"}]})
+    return {"PreToolUse": groups}
+
+
+def command_hooks(n: int, command: str = "true") -> dict[str, Any]:
+    handlers = [{"type": "command", "command": f"{command} # {i}"} for i in range(n)]
+    return {"PreToolUse": [{"hooks": handlers}]}
+
+
+def payload(cwd: Path) -> PreToolUseInput:
+    return PreToolUseInput(
+        session_id="bench",
+        transcript_path="/tmp/session_bench.json",
+        cwd=str(cwd),
+        tool_name="Bash",
+        tool_input={"command": "ls"},
+    )
+
+
+async def dispatch_overhead(project: Path, rounds: int) -> tuple[float, float]:
+    config = load_hook_config(None, programmatic=thousand_hooks(), home=project)
+    engine = HookEngine(config)
+    event = payload(project)
+    context = HookContext(project, project)
+    index = engine._index[Event.PreToolUse]  # noqa: SLF001 - clearing the memo for the cold figure
+    per_call = 2000
+    cold: list[float] = []
+    warm: list[float] = []
+    async with BackgroundHooks(lambda _: None) as background:
+        for _ in range(rounds):
+            started = time.perf_counter_ns()
+            for _ in range(per_call):
+                index.cache.clear()
+                await engine.dispatch(event, context, background)
+            cold.append((time.perf_counter_ns() - started) / per_call / 1000)
+            started = time.perf_counter_ns()
+            for _ in range(per_call):
+                await engine.dispatch(event, context, background)
+            warm.append((time.perf_counter_ns() - started) / per_call / 1000)
+    assert not engine.matching(Event.PreToolUse, "Bash")
+    return statistics.median(cold), statistics.median(warm)
+
+
+async def wall(handlers_doc: dict[str, Any], project: Path, rounds: int) -> float:
+    handlers = load_hook_config(None, programmatic=handlers_doc, home=project).handlers
+    stdin = payload(project).to_stdin()
+    context = HookContext(project, project)
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        runs = await run_all(handlers, stdin, context)
+        times.append(time.perf_counter() - started)
+        assert all(run.exit_code == 0 for run in runs)
+    return statistics.median(times) * 1000
+
+
+async def one_hook(project: Path, rounds: int) -> float:
+    (handler,) = load_hook_config(None, programmatic=command_hooks(1), home=project).handlers
+    stdin = payload(project).to_stdin()
+    context = HookContext(project, project)
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        await run_hook(handler, stdin, context)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+async def bare_spawn(rounds: int, together: int = 1) -> float:
+    """The floor: `together` bare `sh -c true` processes spawned at once and waited for."""
+
+    async def one() -> None:
+        process = await anyio.open_process(
+            ["/bin/sh", "-c", "true"], stdin=None, stdout=subprocess.DEVNULL, stderr=None
+        )
+        await process.wait()
+
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        async with anyio.create_task_group() as group:
+            for _ in range(together):
+                group.start_soon(one)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+async def main(rounds: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        cold, warm = await dispatch_overhead(project, max(5, rounds // 10))
+        print("dispatch, 1,000 hooks configured, none matching (target < 50 µs/event)")
+        print(f"  cold (index lookup computed): {cold:8.2f} µs/event (median)")
+        print(f"  warm (memoised):              {warm:8.2f} µs/event (median)")
+
+        await wall(command_hooks(10), project, 5)  # warm up
+        single = await wall(command_hooks(1), project, rounds)
+        ten = await wall(command_hooks(10), project, rounds)
+        bare = await bare_spawn(rounds)
+        bare_ten = await bare_spawn(rounds, together=10)
+        print("10 trivial hooks together vs 1 (target ≤ 2×)")
+        print(f"  1 hook: {single:7.2f} ms   10 hooks: {ten:7.2f} ms   ratio {ten / single:5.2f}×")
+        print(
+            f"  floor, bare `sh -c true` spawns: 1: {bare:5.2f} ms   10: {bare_ten:5.2f} ms"
+            f"   ratio {bare_ten / bare:5.2f}×"
+        )
+        sleepy_one = await wall(command_hooks(1, "sleep 0.2"), project, 5)
+        sleepy_ten = await wall(command_hooks(10, "sleep 0.2"), project, 5)
+        print(
+            f"  10 hooks of `sleep 0.2` vs 1: {sleepy_ten:7.1f} ms vs {sleepy_one:7.1f} ms"
+            f"   ratio {sleepy_ten / sleepy_one:5.2f}×"
+        )
+
+        hook = await one_hook(project, rounds)
+        print("per-hook overhead vs a bare `sh -c true` spawn (target ≤ 1.5×)")
+        print(f"  bare spawn: {bare:7.2f} ms   hook: {hook:7.2f} ms   ratio {hook / bare:5.2f}×")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=60)
+    anyio.run(main, parser.parse_args().rounds)
