@@ -59,7 +59,7 @@ async def dispatch_overhead(project: Path, rounds: int) -> tuple[float, float]:
     engine = HookEngine(config)
     event = payload(project)
     context = HookContext(project, project)
-    index = engine._index[Event.PreToolUse]  # noqa: SLF001 - clearing the memo for the cold figure
+    index = engine._index[Event.PreToolUse]  # cleared for the cold figure
     per_call = 2000
     cold: list[float] = []
     warm: list[float] = []
