@@ -101,9 +101,25 @@ async def test_async_rewake_other_exit_codes_deliver_nothing(project, command: s
     assert rewakes == []
 
 
-async def test_async_rewake_timeout_or_spawn_failure_delivers_nothing(project) -> None:
+async def test_async_rewake_timeout_delivers_nothing(project) -> None:
     _, _, rewakes = await stop_with(project, rewake_hook("sleep 60; exit 2", timeout=1))
     assert rewakes == []
+
+
+async def test_async_rewake_spawn_failure_delivers_nothing_and_is_logged(
+    project, tmp_path, caplog
+) -> None:
+    caplog.set_level(logging.INFO, logger="wavehost.hooks.engine")
+    nowhere = tmp_path / "deleted"
+    config = load_hook_config(
+        project, programmatic=hooks_doc("Stop", rewake_hook("exit 2"))["hooks"]
+    )
+    rewakes: list[Rewake] = []
+    async with BackgroundHooks(rewakes.append) as background:
+        payload = StopInput.model_validate(common("Stop", project))
+        await HookEngine(config).dispatch(payload, HookContext(nowhere, nowhere), background)
+    assert rewakes == []
+    assert "could not start hook" in caplog.text
 
 
 async def test_async_rewake_implies_async(project, tmp_path) -> None:

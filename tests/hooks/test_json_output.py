@@ -172,6 +172,7 @@ async def test_stop_plain_stdout_neither_blocks_nor_injects(fire, project) -> No
     outcome = await fire(hooks_doc("Stop", "echo 'decision: block'"), payload("Stop", project))
     assert not outcome.blocked
     assert outcome.meta_messages == []
+    assert outcome.notices == []  # plain text is never a systemMessage
 
 
 # --- systemMessage ----------------------------------------------------------------------------
