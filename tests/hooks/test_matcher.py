@@ -23,44 +23,31 @@ def test_star_empty_or_missing_matches_everything(source: str | None) -> None:
 
 
 @pytest.mark.parametrize(
-    ("source", "hits", "misses"),
+    ("source", "kind", "hits", "misses"),
     [
-        ("Bash", ["Bash"], ["bash", "BashOutput", "PowerShell"]),
-        ("Edit|Write", ["Edit", "Write"], ["NotebookEdit", "MultiEdit", "write"]),
-        ("Edit, Write", ["Edit", "Write"], ["Edit, Write"]),
-        ("Edit | Write", ["Edit", "Write"], ["Read"]),
-        ("my-tool", ["my-tool"], ["my-tool-2", "xmy-tool"]),
-        ("startup", ["startup"], ["resume"]),
+        # only letters, digits, _ - space , |: exact names, case-sensitive, never substrings
+        ("Bash", "names", ["Bash"], ["bash", "BashOutput", "PowerShell"]),
+        ("Edit|Write", "names", ["Edit", "Write"], ["NotebookEdit", "MultiEdit", "write"]),
+        ("Edit, Write", "names", ["Edit", "Write"], ["Edit, Write"]),
+        ("Edit | Write", "names", ["Edit", "Write"], ["Read"]),
+        ("my-tool", "names", ["my-tool"], ["my-tool-2", "xmy-tool"]),
+        ("startup", "names", ["startup"], ["resume"]),
+        # anything else: a case-sensitive regex, searched (unanchored, like RegExp.test)
+        ("Edit.*", "regex", ["Edit", "NotebookEdit", "EditX"], ["Write"]),
+        ("^Edit$", "regex", ["Edit"], ["NotebookEdit"]),
+        ("mcp__memory__.*", "regex", ["mcp__memory__create"], ["mcp__github__x", "mcp__memory"]),
+        ("mcp__.*__write.*", "regex", ["mcp__fs__write_file"], ["mcp__fs__read_file"]),
+        ("Web(Fetch|Search)", "regex", ["WebFetch", "WebSearch"], ["webfetch"]),
     ],
 )
-def test_plain_names_are_exact_and_case_sensitive(
-    source: str, hits: list[str], misses: list[str]
+def test_names_are_exact_and_anything_else_is_a_searched_regex(
+    source: str, kind: str, hits: list[str], misses: list[str]
 ) -> None:
     matcher = compile_matcher(source)
-    assert matcher.names is not None
-    assert all(matcher.matches(n) for n in hits)
-    assert not any(matcher.matches(n) for n in misses)
-
-
-@pytest.mark.parametrize(
-    ("source", "hits", "misses"),
-    [
-        ("Edit.*", ["Edit", "NotebookEdit", "EditX"], ["Write"]),  # unanchored, like RegExp.test
-        ("^Edit$", ["Edit"], ["NotebookEdit"]),
-        (
-            "mcp__memory__.*",
-            ["mcp__memory__create", "mcp__memory__"],
-            ["mcp__github__x", "mcp__memory"],
-        ),
-        ("mcp__.*__write.*", ["mcp__fs__write_file"], ["mcp__fs__read_file"]),
-        ("Web(Fetch|Search)", ["WebFetch", "WebSearch"], ["webfetch"]),
-    ],
-)
-def test_anything_else_is_a_case_sensitive_searched_regex(
-    source: str, hits: list[str], misses: list[str]
-) -> None:
-    matcher = compile_matcher(source)
-    assert matcher.pattern is not None
+    assert (matcher.names is not None, matcher.pattern is not None) == (
+        kind == "names",
+        kind == "regex",
+    )
     assert all(matcher.matches(n) for n in hits)
     assert not any(matcher.matches(n) for n in misses)
 
