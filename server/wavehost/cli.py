@@ -46,6 +46,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("event", choices=EVENT_NAMES, metavar="EVENT", help=", ".join(EVENT_NAMES))
     run.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+
+    web = commands.add_parser(
+        "web",
+        help="browser mode: the settings page and chat in a browser tab, served on 127.0.0.1",
+    )
+    web.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+    web.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free)")
+    web.add_argument("--open", action="store_true", help="open the page in the default browser")
+    web.add_argument("--locale", default=None, help="UI locale, e.g. zh-CN (default: $LANG)")
+    web.add_argument(
+        "--serve-command",
+        default=None,
+        help="how to start the language server (default: this Python's `-m wavehost serve`)",
+    )
     return parser
 
 
@@ -55,6 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=args.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
     project = args.project.resolve()
+    if args.command == "web":
+        from wavehost.web.app import main as web_main  # aiohttp only when it is needed
+
+        return web_main(project, args.port, args.open, args.locale, args.serve_command)
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)
     return anyio.run(_run, args.event, project)

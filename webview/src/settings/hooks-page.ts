@@ -68,7 +68,7 @@ export class WaveHooksPage extends LitElement {
       }
       .hook-head {
         display: flex;
-        align-items: baseline;
+        align-items: center;
         gap: 8px;
         flex-wrap: wrap;
       }
@@ -343,6 +343,7 @@ export class WaveHooksPage extends LitElement {
           <span class="chip" title=${t("row.matcher")}>${t("row.matcher")}: ${hook.matcher || t("row.matcherAll")}</span>
           ${hook.plugin ? html`<span class="chip">${t("row.plugin", { name: hook.plugin })}</span>` : nothing}
           ${hook.untrusted ? html`<span class="chip warn">${t("row.untrusted")}</span>` : nothing}
+          ${hook.readOnly && hook.source !== "plugin" ? html`<span class="chip">${t("row.readOnly")}</span>` : nothing}
           ${changeable
             ? html`<span class="actions">
                 <vscode-button
