@@ -66,7 +66,6 @@ class ConfigWatcher:
             directories = watch_directories(inputs)
             targets = inputs.files | inputs.directories
             relevant = {str(t) for t in targets} | _between(directories, targets)
-            log.debug("watching %s for %s", sorted(map(str, directories)), sorted(relevant))
 
             def is_relevant(
                 _change: Change, path: str, relevant: set[str] = relevant, inputs: Inputs = inputs
@@ -82,6 +81,10 @@ class ConfigWatcher:
                 rust_timeout=self._recheck_ms,
                 yield_on_timeout=True,
                 stop_event=self._stop,
+            )
+            # Logged just before the watch is set up (no await in between): tests wait for it.
+            log.info(
+                "watching %s for hook config changes", ", ".join(sorted(map(str, directories)))
             )
             async with contextlib.aclosing(changes_seen):
                 async for changes in changes_seen:
