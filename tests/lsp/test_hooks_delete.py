@@ -280,3 +280,4 @@ async def test_invalid_delete_params_are_error_32602_with_a_readable_message(
     assert missing.value.code == wrong_type.value.code == not_an_object.value.code == -32602
     assert missing.value.message == "Invalid params for wave/hooks/delete: id: Field required"
     assert "id: Input should be a valid string" in wrong_type.value.message
+    assert not_an_object.value.message.endswith("params must be an object, not list")

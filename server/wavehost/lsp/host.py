@@ -7,7 +7,7 @@ Imported on first use, not at start-up: it pulls in pydantic and the hook engine
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from anyio import to_thread
 from lsprotocol.types import ShowDocumentParams
@@ -43,16 +43,23 @@ Params = Any  # a raw JSON value (see converter.py)
 
 def parse(model: type[M], params: Params, method: str) -> M:
     """Validate raw params; anything wrong is error -32602 with a sentence a person can act on."""
+    params = {} if params is None else params
+    if not isinstance(params, dict):
+        return _invalid(method, f"params must be an object, not {type(params).__name__}")
     try:
-        return model.model_validate({} if params is None else params)
+        return model.model_validate(params)
     except ValidationError as err:
         problems = "; ".join(
             (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "") + e["msg"]
             for e in err.errors()
         )
-        message = f"Invalid params for {method}: {problems}"
-        log.info(message)
-        raise ClientError(message, JsonRpcInvalidParams.CODE) from err
+        return _invalid(method, problems, err)
+
+
+def _invalid(method: str, problems: str, cause: Exception | None = None) -> NoReturn:
+    message = f"Invalid params for {method}: {problems}"
+    log.info(message)
+    raise ClientError(message, JsonRpcInvalidParams.CODE) from cause
 
 
 def dump(model: WireModel) -> dict[str, Any]:
@@ -93,12 +100,15 @@ class Host:
             methods.HOOKS_PREFILL: self.hooks_prefill,
         }
 
+    def stop_watching(self) -> None:
+        self._watcher.stop()
+
     def start_watching(self) -> None:
         self._watching = asyncio.ensure_future(self._watcher.run())
         self._watching.add_done_callback(_report_failure)
 
     async def stop(self) -> None:
-        self._watcher.stop()
+        self.stop_watching()
         if self._watching is not None:
             await asyncio.wait([self._watching], timeout=2)
 

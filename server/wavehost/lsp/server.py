@@ -72,6 +72,12 @@ def create_server() -> WaveServer:
         if ls._host is not None:
             await ls._host.stop()
 
+    @server.feature(types.EXIT)
+    def on_exit(ls: WaveServer, params: None) -> None:
+        # Without a shutdown first, the watch thread would hold the exit up to its timeout.
+        if ls._host is not None:
+            ls._host.stop_watching()
+
     for method in SETTINGS_METHODS:
         server.feature(method)(_settings_handler(method))
     return server

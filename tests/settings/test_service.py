@@ -1,4 +1,4 @@
-"""Deleting handlers from a file, without LSP: pruning, and many deletes at once."""
+"""The settings service without LSP: many deletes at once, symlinks, the list cache, trust."""
 
 import json
 import threading
@@ -66,3 +66,13 @@ def test_listing_again_after_an_edit_of_the_same_size_sees_it(workspace: Workspa
         assert [h.command for h in service.list_hooks().hooks] == ["aa"]
     settings.write_text(settings.read_text().replace('"aa"', '"bb"'))
     assert [h.command for h in service.list_hooks().hooks] == ["bb"]
+
+
+def test_untrusted_project_hooks_are_listed_but_never_run(workspace: Workspace) -> None:
+    workspace.write(workspace.user_settings, {"hooks": {"Stop": [{"hooks": [hook("user")]}]}})
+    workspace.write(workspace.project_settings, {"hooks": {"Stop": [{"hooks": [hook("proj")]}]}})
+    service = SettingsService(workspace.project, home=workspace.home, trusted=False)
+
+    listed = {h.command: h.untrusted for h in service.list_hooks().hooks}
+    assert listed == {"user": None, "proj": True}
+    assert [h.command for h in service.load().runnable()] == ["user"]
