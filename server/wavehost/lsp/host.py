@@ -63,7 +63,7 @@ def _invalid(method: str, problems: str, cause: Exception | None = None) -> NoRe
 
 
 def dump(model: WireModel) -> dict[str, Any]:
-    return model.model_dump(mode="json", by_alias=True)
+    return model.to_wire()
 
 
 async def off_loop(work: Callable[..., T], *args: Any) -> T:
@@ -73,7 +73,7 @@ async def off_loop(work: Callable[..., T], *args: Any) -> T:
         return await to_thread.run_sync(work, *args)
     except SettingsError as err:
         log.info("%s: %s", err.reason, err.message)
-        data = err.data().model_dump(mode="json", by_alias=True)
+        data = err.data().to_wire()
         raise ClientError(err.message, REQUEST_FAILED, data) from err
 
 
