@@ -1,12 +1,13 @@
 """Shared fixtures: a throwaway HOME and project, and a way to fire real hooks at an event."""
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.workspace import Workspace, make_workspace
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
 from wavehost.hooks.outcome import Outcome
@@ -56,9 +57,6 @@ def common(event: str, cwd: Path, **fields: Any) -> dict[str, Any]:
     }
 
 
-Fire = Callable[..., Outcome]
-
-
 @pytest.fixture
 def fire(project: Path, home: Path) -> Callable[..., Any]:
     """Run the programmatic hooks `doc` for a payload with real processes; returns the Outcome."""
@@ -74,3 +72,9 @@ def fire(project: Path, home: Path) -> Callable[..., Any]:
             return await engine.dispatch(model, context, background)
 
     return run
+
+
+@pytest.fixture
+def workspace() -> Iterator[Workspace]:
+    """HOME and project under a world-readable temp dir (some tests run the server as `nobody`)."""
+    yield from make_workspace()

@@ -8,15 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import anyio
-from pydantic import ValidationError
-
 from wavehost import __version__, paths
-from wavehost.hooks.catalogue import EVENT_NAMES, EVENTS_BY_NAME
-from wavehost.hooks.config import load_hook_config
-from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
-from wavehost.hooks.runner import HookContext
-from wavehost.settings.listing import list_hooks
+
+# Imports of the engine (pydantic models) are made in the commands that need them: `serve` must
+# start as fast as a bare pygls server.
 
 SOURCE_TITLES = {"user": "User hooks", "project": "Project hooks", "plugin": "Plugin hooks"}
 
@@ -44,8 +39,17 @@ def _parser() -> argparse.ArgumentParser:
         help="run the hooks matching EVENT for real, reading the payload JSON on stdin",
         description="Missing common fields (session_id, transcript_path, cwd, …) are filled in.",
     )
-    run.add_argument("event", choices=EVENT_NAMES, metavar="EVENT", help=", ".join(EVENT_NAMES))
+    run.add_argument("event", choices=_EventNames(), metavar="EVENT", help="%(choices)s")
     run.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+
+    serve = commands.add_parser("serve", help="run the language server on stdio (for the IDEs)")
+    serve.add_argument(
+        "--log-level",
+        default=argparse.SUPPRESS,
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="log verbosity (stderr and window/logMessage)",
+    )
+    commands.add_parser("protocol-schema", help="print the JSON Schema of the custom LSP methods")
 
     web = commands.add_parser(
         "web",
@@ -63,11 +67,35 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _EventNames(Sequence[str]):
+    """The event names, read from the catalogue only when argparse needs them."""
+
+    def _names(self) -> tuple[str, ...]:
+        from wavehost.hooks.catalogue import EVENT_NAMES
+
+        return EVENT_NAMES
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._names()[index]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(
         level=args.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
+    if args.command == "serve":
+        from wavehost.lsp.server import serve
+
+        return serve(args.log_level)
+    if args.command == "protocol-schema":
+        from wavehost.lsp.protocol import protocol_schema
+
+        print(json.dumps(protocol_schema(), indent=2, ensure_ascii=False))
+        return 0
     project = args.project.resolve()
     if args.command == "web":
         from wavehost.web.app import main as web_main  # aiohttp only when it is needed
@@ -75,10 +103,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return web_main(project, args.port, args.open, args.locale, args.serve_command)
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)
+    import anyio
+
     return anyio.run(_run, args.event, project)
 
 
 def _list(project: Path, *, as_json: bool) -> int:
+    from wavehost.hooks.config import load_hook_config
+    from wavehost.settings.listing import list_hooks
+
     result = list_hooks(load_hook_config(project), project)
     if as_json:
         print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
@@ -123,6 +156,13 @@ def _payload(event_name: str, project: Path, text: str) -> dict[str, Any]:
 
 
 async def _run(event_name: str, project: Path) -> int:
+    from pydantic import ValidationError
+
+    from wavehost.hooks.catalogue import EVENTS_BY_NAME
+    from wavehost.hooks.config import load_hook_config
+    from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
+    from wavehost.hooks.runner import HookContext
+
     event = EVENTS_BY_NAME[event_name]
     try:
         raw = _payload(event_name, project, sys.stdin.read())

@@ -10,4 +10,5 @@ class WireModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
 
     def to_wire(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        """The JSON form: camelCase, absent values as explicit nulls (the TS types expect them)."""
+        return self.model_dump(mode="json", by_alias=True)

@@ -262,3 +262,15 @@ async def test_permission_allow_does_not_block(fire, project) -> None:
     assert not outcome.blocked
     assert outcome.permission_decision == "allow"
     assert outcome.tool_error is None
+
+
+async def test_claude_codes_legacy_pre_tool_use_decisions_still_work(fire, project) -> None:
+    doc = hooks_doc("PreToolUse", prints({"decision": "block", "reason": "legacy no"}))
+    outcome = await fire(doc, payload("PreToolUse", project))
+    assert outcome.tool_error == "PreToolUse:Write hook error: legacy no"
+    assert outcome.permission_decision == "deny"
+    outcome = await fire(
+        hooks_doc("PreToolUse", prints({"decision": "approve"})), payload("PreToolUse", project)
+    )
+    assert outcome.permission_decision == "allow"
+    assert not outcome.blocked

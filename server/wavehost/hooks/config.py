@@ -90,7 +90,17 @@ class HookConfig:
 
 
 def pointer_join(*parts: str | int) -> str:
+    """A JSON pointer (RFC 6901) from its parts."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def pointer_split(pointer: str) -> list[str | int]:
+    """The parts of a JSON pointer; all-digit parts are list indexes."""
+    parts: list[str | int] = []
+    for raw in pointer.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        parts.append(int(part) if part.isdigit() else part)
+    return parts
 
 
 @dataclass
@@ -159,17 +169,17 @@ class _Reader:
             field_name, message = error
             self.problem(where + (f"/{field_name}" if field_name else ""), message)
             return
-        fingerprint = _fingerprint(event.name, matcher.source, raw)
+        content = fingerprint(event.name, matcher.source, raw)
         self.handlers.append(
             HookHandler(
-                id=_digest(self.source, self.label, where, fingerprint),
+                id=_digest(self.source, self.label, where, content),
                 event=event,
                 matcher=matcher,
                 command=raw["command"],
                 source=self.source,
                 path=self.path,
                 pointer=where,
-                fingerprint=fingerprint,
+                fingerprint=content,
                 timeout=float(raw["timeout"]) if "timeout" in raw else None,
                 is_async=raw.get("async", False),
                 async_rewake=raw.get("asyncRewake", False),
@@ -211,7 +221,8 @@ def _handler_error(raw: Any) -> tuple[str, str] | None:
     return None
 
 
-def _fingerprint(event: str, matcher: str | None, raw: Any) -> str:
+def fingerprint(event: str, matcher: str | None, raw: Any) -> str:
+    """What makes two entries "the same hook": its event, matcher and handler JSON."""
     canonical = json.dumps([event, matcher, raw], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 

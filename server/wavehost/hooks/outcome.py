@@ -8,7 +8,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 PermissionDecision = Literal["allow", "deny", "ask"]
 _DECISION_RANK: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
+_LEGACY_DECISIONS = {"approve": "allow", "block": "deny"}  # Claude Code's older PreToolUse form
 NO_STDERR = "No stderr output"
 
 
@@ -164,7 +165,7 @@ class _Builder:
 
     def block_tool(self, text: str) -> None:
         if self.tool_error is None:  # the first blocking hook in config order supplies the text
-            self.blocked, self.tool_error = True, f"{self.label} hook error: {text}"
+            self.blocked, self.tool_error = True, text
 
     def permission(self, decision: PermissionDecision, reason: str | None) -> None:
         if self.decision is None or _DECISION_RANK[decision] > _DECISION_RANK[self.decision]:
@@ -195,28 +196,22 @@ class _Builder:
         specific = parsed.hookSpecificOutput
         decision: str | None = specific.permissionDecision if specific else None
         reason = specific.permissionDecisionReason if specific else None
-        if decision is None and parsed.decision in (
-            "approve",
-            "block",
-        ):  # Claude Code's legacy form
-            decision, reason = ("allow" if parsed.decision == "approve" else "deny"), parsed.reason
+        if decision is None and parsed.decision in _LEGACY_DECISIONS:
+            decision, reason = _LEGACY_DECISIONS[parsed.decision], parsed.reason
         if decision == "deny":
-            if self.tool_error is None:
-                self.blocked = True
-                self.tool_error = (
-                    f"Hook {self.label} denied this tool"
-                    if reason is None or _blank(reason)
-                    else f"{self.label} hook error: {reason.strip()}"
-                )
-            self.permission("deny", reason)
-        elif decision in ("allow", "ask"):
-            self.permission(decision, reason)  # type: ignore[arg-type]
+            self.block_tool(
+                f"Hook {self.label} denied this tool"
+                if reason is None or _blank(reason)
+                else f"{self.label} hook error: {reason.strip()}"
+            )
+        if decision in _DECISION_RANK:
+            self.permission(cast(PermissionDecision, decision), reason)
 
     def exit2(self, run: HookRun) -> None:
         stderr = run.stderr.strip()
         behaviour = self.event.spec.on_exit2
         if behaviour is OnExit2.BLOCK_TOOL:
-            self.block_tool(stderr or NO_STDERR)
+            self.block_tool(f"{self.label} hook error: {stderr or NO_STDERR}")
         elif behaviour is OnExit2.FEEDBACK:
             if not self.feedback_given:
                 self.feedback_given = True

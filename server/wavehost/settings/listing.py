@@ -33,10 +33,23 @@ def hook_entry(handler: HookHandler, read_only: bool) -> HookEntry:
     )
 
 
-def list_hooks(config: HookConfig, project_dir: Path) -> HooksListResult:
+def project_info(project_dir: Path) -> ProjectInfo:
+    return ProjectInfo(dir=str(project_dir), name=project_dir.name or str(project_dir))
+
+
+def listed_handlers(config: HookConfig) -> list[tuple[HookHandler, bool]]:
+    """The file-based handlers the page shows, each with whether its file is read-only."""
     read_only = {file.path: file.read_only for file in config.files}
+    return [
+        (h, read_only.get(h.path, True))
+        for h in config.handlers
+        if h.path is not None and h.source != "programmatic"
+    ]
+
+
+def list_hooks(config: HookConfig, project_dir: Path, *, trusted: bool = True) -> HooksListResult:
     return HooksListResult(
-        project=ProjectInfo(dir=str(project_dir), name=project_dir.name or str(project_dir)),
+        project=project_info(project_dir),
         config_files=[
             ConfigFileEntry(
                 source=file.source,
@@ -49,13 +62,10 @@ def list_hooks(config: HookConfig, project_dir: Path) -> HooksListResult:
             for file in config.files
             if file.source != "programmatic"
         ],
-        hooks=[
-            hook_entry(h, read_only.get(h.path, True))
-            for h in config.handlers
-            if h.path is not None and h.source != "programmatic"
-        ],
+        hooks=[hook_entry(h, read_only) for h, read_only in listed_handlers(config)],
         diagnostics=[
             DiagnosticEntry(path=d.path, pointer=d.pointer, message=d.message)
             for d in config.diagnostics
         ],
+        trusted=trusted,
     )

@@ -138,9 +138,7 @@ async def start(
         await shell.stop()
         await runner.cleanup()
         raise
-    server = site._server
-    assert server is not None
-    bound = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    bound = int(runner.addresses[0][1])
     app[PORT_KEY][0] = bound
     return Running(f"http://{HOST}:{bound}/", runner, shell)
 

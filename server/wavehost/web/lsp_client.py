@@ -37,7 +37,7 @@ class ResponseError(Exception):
         return error
 
 
-class ServerExited(Exception):
+class ServerExitedError(Exception):
     pass
 
 
@@ -107,7 +107,7 @@ class LspClient:
     async def _write(self, message: JSON) -> None:
         process = self._process
         if process is None or process.stdin is None or self.exit_reason is not None:
-            raise ServerExited(self.exit_reason or "the server is not running")
+            raise ServerExitedError(self.exit_reason or "the server is not running")
         async with self._write_lock:
             process.stdin.write(encode(message))
             await process.stdin.drain()
@@ -134,7 +134,8 @@ class LspClient:
         await self._write({"jsonrpc": "2.0", "method": method, "params": params})
 
     async def _read_loop(self) -> None:
-        assert self._process is not None and self._process.stdout is not None
+        assert self._process is not None
+        assert self._process.stdout is not None
         try:
             while (message := await read_message(self._process.stdout)) is not None:
                 self._dispatch(message)
@@ -149,7 +150,7 @@ class LspClient:
         self.exit_reason = reason
         for future in self._pending.values():
             if not future.done():
-                future.set_exception(ServerExited(reason))
+                future.set_exception(ServerExitedError(reason))
         self._on_exit(reason)
 
     def _dispatch(self, message: JSON) -> None:
@@ -178,20 +179,20 @@ class LspClient:
         except Exception as err:
             log.exception("answering %s failed", method)
             response["error"] = {"code": INTERNAL_ERROR, "message": str(err)}
-        with contextlib.suppress(ServerExited, ConnectionError):
+        with contextlib.suppress(ServerExitedError, ConnectionError):
             await self._write(response)
 
-    async def stop(self, timeout: float = 5.0) -> None:
+    async def stop(self, grace: float = 5.0) -> None:
         """`shutdown` then `exit`, as a client should; killed if it does not go in time."""
         process = self._process
         if process is None:
             return
         if self.exit_reason is None:
-            with contextlib.suppress(ServerExited, ConnectionError, asyncio.TimeoutError):
-                await asyncio.wait_for(self.request("shutdown", None), timeout)
+            with contextlib.suppress(ServerExitedError, ConnectionError, asyncio.TimeoutError):
+                await asyncio.wait_for(self.request("shutdown", None), grace)
                 await self.notify("exit", None)
         try:
-            await asyncio.wait_for(process.wait(), timeout)
+            await asyncio.wait_for(process.wait(), grace)
         except TimeoutError:
             process.kill()
             await process.wait()

@@ -29,7 +29,7 @@ from wavehost.web.lsp_client import (
     METHOD_NOT_FOUND,
     LspClient,
     ResponseError,
-    ServerExited,
+    ServerExitedError,
 )
 
 log = logging.getLogger(__name__)
@@ -179,14 +179,18 @@ class BrowserShell:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._page_answers[request_id] = future
         try:
-            await page.send({"kind": "request", "id": request_id, "method": method, "params": params})
+            await page.send(
+                {"kind": "request", "id": request_id, "method": method, "params": params}
+            )
             answer = await future
         finally:
             self._page_answers.pop(request_id, None)
         if "error" in answer and isinstance(answer["error"], dict):
             error = answer["error"]
             raise ResponseError(
-                int(error.get("code", INTERNAL_ERROR)), str(error.get("message", "")), error.get("data")
+                int(error.get("code", INTERNAL_ERROR)),
+                str(error.get("message", "")),
+                error.get("data"),
             )
         return answer.get("result")
 
@@ -194,7 +198,7 @@ class BrowserShell:
         log.error("%s", reason)
         for future in self._page_answers.values():
             if not future.done():
-                future.set_exception(ServerExited(reason))
+                future.set_exception(ServerExitedError(reason))
         for page in list(self.pages):
             self._spawn(page.socket.close(code=WSCloseCode.INTERNAL_ERROR, message=reason.encode()))
         self.closed.set()
@@ -243,7 +247,7 @@ class BrowserShell:
             return
         try:
             answer = await self.lsp.send_request(method, envelope.get("params") or {})
-        except ServerExited as err:
+        except ServerExitedError as err:
             error = {"code": INTERNAL_ERROR, "message": str(err)}
             await page.send({"kind": "response", "id": request_id, "error": error})
             return
@@ -251,7 +255,7 @@ class BrowserShell:
         async def respond() -> None:
             try:
                 message = await answer
-            except ServerExited as err:
+            except ServerExitedError as err:
                 message = {"error": {"code": INTERNAL_ERROR, "message": str(err)}}
             response: dict[str, Any] = {"kind": "response", "id": request_id}
             if "error" in message:

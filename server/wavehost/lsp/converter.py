@@ -1,0 +1,24 @@
+"""The converter that hands custom payloads over as they came: plain JSON dicts.
+
+pygls' default turns the params (and results) of methods it does not know into namedtuples with
+renamed keys (`class` → `_2`), which would then have to be turned back. Standard LSP messages are
+still structured into lsprotocol types; only the generic fallback messages are left raw, to be
+validated by the protocol models.
+"""
+
+from typing import Any
+
+from cattrs import Converter
+from lsprotocol import converters
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
+
+
+def _as_is(obj: dict[str, Any], cls: type[Any]) -> Any:
+    return cls(**obj)
+
+
+def raw_converter() -> Converter:
+    converter = converters.get_converter()
+    for message in (JsonRPCRequestMessage, JsonRPCNotification, JsonRPCResponseMessage):
+        converter.register_structure_hook(message, _as_is)
+    return converter

@@ -1,0 +1,11 @@
+"""Names of wavehost's custom LSP methods.
+
+Kept apart from the pydantic models so the server can register its handlers without importing
+pydantic at start-up (start time is measured against a bare pygls server).
+"""
+
+HOOKS_LIST = "wave/hooks/list"
+HOOKS_DELETE = "wave/hooks/delete"
+HOOKS_PREFILL = "wave/hooks/prefill"
+HOOKS_CHANGED = "wave/hooks/changed"
+OPEN_CONFIG_FILE = "wave/openConfigFile"

@@ -1,0 +1,67 @@
+"""wave/hooks/changed: sent after any config file changes on disk, by any process."""
+
+import asyncio
+import os
+
+from tests.lsp.client import HostClient, running_server
+from tests.workspace import Workspace, hook
+
+WAIT = 10  # seconds: generous; the server notices within about a second
+
+
+async def _next_change(client: HostClient) -> object:
+    return await asyncio.wait_for(client.changes.get(), WAIT)
+
+
+async def test_an_external_edit_is_notified(workspace: Workspace) -> None:
+    settings = workspace.write(workspace.user_settings, {"hooks": {}})
+    async with running_server(workspace) as client:
+        await client.list_hooks()
+        await client.watching()
+        workspace.write(settings, {"hooks": {"Stop": [{"hooks": [hook("new")]}]}})
+        assert await _next_change(client) == {}
+        listed = await client.list_hooks()
+    assert [h["command"] for h in listed["hooks"]] == ["new"]
+
+
+async def test_a_settings_folder_created_later_is_watched(workspace: Workspace) -> None:
+    async with running_server(workspace) as client:
+        await client.list_hooks()
+        await client.watching()
+        workspace.write(workspace.local_settings, {"hooks": {"Stop": [{"hooks": [hook("a")]}]}})
+        await _next_change(client)
+        workspace.write(workspace.local_settings, {"hooks": {"Stop": [{"hooks": [hook("b")]}]}})
+        await _next_change(client)
+        listed = await client.list_hooks()
+    assert [h["command"] for h in listed["hooks"]] == ["b"]
+
+
+async def test_a_burst_of_writes_is_one_notification(workspace: Workspace) -> None:
+    settings = workspace.write(workspace.project_settings, {"hooks": {}})
+    async with running_server(workspace) as client:
+        await client.watching()
+        for i in range(20):
+            workspace.write(settings, {"hooks": {"Stop": [{"hooks": [hook(f"v{i}")]}]}})
+        await _next_change(client)
+        await asyncio.sleep(1.5)  # more than the debounce: a second notification would be here
+        assert client.changes.empty()
+
+
+async def test_enabling_a_plugin_is_notified_and_its_file_then_watched(
+    workspace: Workspace,
+) -> None:
+    plugin = workspace.write(workspace.plugin_hooks("kit"), {"hooks": {}})
+    async with running_server(workspace) as client:
+        await client.watching()
+        workspace.write(workspace.user_settings, {"enabledPlugins": {"kit": True}})
+        await _next_change(client)
+        workspace.write(plugin, {"hooks": {"Stop": [{"hooks": [hook("plugged")]}]}})
+        await _next_change(client)
+
+
+async def test_a_deleted_file_is_notified(workspace: Workspace) -> None:
+    settings = workspace.write(workspace.user_settings, {"hooks": {}})
+    async with running_server(workspace) as client:
+        await client.watching()
+        os.unlink(settings)
+        await _next_change(client)

@@ -1,0 +1,122 @@
+"""wave/hooks/list: every hook by source, the config files, problems, the project."""
+
+from lsprotocol import types
+
+from tests.lsp.client import running_server
+from tests.workspace import Workspace, hook
+
+
+def _all_sources(workspace: Workspace) -> None:
+    workspace.write(
+        workspace.user_settings,
+        {
+            "enabledPlugins": {"lint-kit@market": True},
+            "hooks": {"Stop": [{"hooks": [hook("echo user", description="says bye")]}]},
+        },
+    )
+    workspace.write(
+        workspace.project_settings,
+        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("guard", timeout=5)]}]}},
+    )
+    workspace.write(
+        workspace.local_settings,
+        {"hooks": {"PostToolUse": [{"hooks": [hook("fmt", **{"async": True})]}]}},
+    )
+    workspace.write(
+        workspace.plugin_hooks("lint-kit"),
+        {"hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [hook("lint")]}]}},
+    )
+
+
+async def test_list_reports_each_hook_with_its_source_file_and_read_only_flag(
+    workspace: Workspace,
+) -> None:
+    _all_sources(workspace)
+    async with running_server(workspace) as client:
+        result = await client.list_hooks()
+
+    by_command = {h["command"]: h for h in result["hooks"]}
+    assert set(by_command) == {"echo user", "guard", "fmt", "lint"}
+    user, guard, fmt, lint = (by_command[c] for c in ("echo user", "guard", "fmt", "lint"))
+    assert (user["source"], user["path"], user["readOnly"]) == (
+        "user",
+        str(workspace.user_settings),
+        False,
+    )
+    assert (user["event"], user["description"]) == ("Stop", "says bye")
+    assert (guard["source"], guard["matcher"], guard["timeout"]) == ("project", "Bash", 5)
+    assert (fmt["source"], fmt["path"], fmt["async"]) == (
+        "project",
+        str(workspace.local_settings),
+        True,
+    )
+    assert (lint["source"], lint["plugin"], lint["readOnly"]) == ("plugin", "lint-kit", True)
+    assert lint["path"] == str(workspace.plugin_hooks("lint-kit"))
+    assert len({h["id"] for h in result["hooks"]}) == 4
+    assert result["project"] == {"dir": str(workspace.project), "name": "my-app"}
+    assert result["trusted"] is True
+    assert result["diagnostics"] == []
+
+
+async def test_list_reports_missing_files_and_parse_errors_per_file(workspace: Workspace) -> None:
+    workspace.write(workspace.project_settings, '{"hooks": {"Stop": [}\n')
+    async with running_server(workspace) as client:
+        result = await client.list_hooks()
+
+    files = {f["path"]: f for f in result["configFiles"]}
+    assert files[str(workspace.user_settings)]["exists"] is False
+    assert files[str(workspace.local_settings)]["exists"] is False
+    broken = files[str(workspace.project_settings)]
+    assert broken["exists"] is True
+    assert broken["error"].startswith("invalid JSON at line 1")
+    assert [d["path"] for d in result["diagnostics"]] == [str(workspace.project_settings)]
+    assert result["hooks"] == []
+
+
+async def test_list_reports_bad_entries_as_diagnostics_and_keeps_the_rest(
+    workspace: Workspace,
+) -> None:
+    workspace.write(
+        workspace.user_settings,
+        {"hooks": {"Stop": [{"hooks": [hook("ok"), {"type": "command"}]}], "stop": []}},
+    )
+    async with running_server(workspace) as client:
+        result = await client.list_hooks()
+
+    assert [h["command"] for h in result["hooks"]] == ["ok"]
+    pointers = sorted(d["pointer"] for d in result["diagnostics"])
+    assert pointers == ["/hooks/Stop/0/hooks/1/command", "/hooks/stop"]
+
+
+async def test_untrusted_workspace_lists_project_hooks_marked_untrusted(
+    workspace: Workspace,
+) -> None:
+    _all_sources(workspace)
+    async with running_server(workspace, options={"trusted": False}) as client:
+        result = await client.list_hooks()
+
+    untrusted = {h["command"] for h in result["hooks"] if h["untrusted"]}
+    assert untrusted == {"guard", "fmt"}
+    assert result["trusted"] is False
+
+
+async def test_project_defaults_to_the_first_workspace_folder(workspace: Workspace) -> None:
+    other = workspace.root / "other"
+    other.mkdir()
+    folders = [
+        types.WorkspaceFolder(uri=workspace.project.as_uri(), name="my-app"),
+        types.WorkspaceFolder(uri=other.as_uri(), name="other"),
+    ]
+    async with running_server(
+        workspace, options={"projectDir": None}, workspace_folders=folders
+    ) as client:
+        result = await client.list_hooks()
+    assert result["project"] == {"dir": str(workspace.project), "name": "my-app"}
+
+
+async def test_project_falls_back_to_the_root_uri(workspace: Workspace) -> None:
+    async with running_server(
+        workspace, options={"projectDir": None}, root_uri=workspace.project.as_uri()
+    ) as client:
+        result = await client.list_hooks()
+    assert result["project"]["dir"] == str(workspace.project)

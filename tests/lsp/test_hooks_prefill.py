@@ -1,0 +1,114 @@
+"""wave/hooks/prefill: the seed's prompts, localized, with the file to open beside the chat."""
+
+from typing import Any
+
+import pytest
+from pygls.exceptions import JsonRpcException
+
+from tests.lsp.client import HostClient, running_server
+from tests.workspace import Workspace, hook
+from wavehost.lsp import methods
+
+
+async def _prefill(client: HostClient, **params: Any) -> dict[str, Any]:
+    result: dict[str, Any] = await client.call(methods.HOOKS_PREFILL, params)
+    return result
+
+
+def _settings(workspace: Workspace) -> None:
+    workspace.write(
+        workspace.user_settings,
+        {
+            "enabledPlugins": {"kit": True},
+            "hooks": {
+                "PreToolUse": [{"matcher": "Bash", "hooks": [hook("python3 guard.py", timeout=10)]}]
+            },
+        },
+    )
+    workspace.write(workspace.plugin_hooks("kit"), {"hooks": {"Stop": [{"hooks": [hook("x")]}]}})
+
+
+async def test_new_hook_prompts_are_the_seed_texts_in_chinese_by_default(
+    workspace: Workspace,
+) -> None:
+    _settings(workspace)
+    async with running_server(workspace) as client:
+        user = await _prefill(client, action="new", source="user")
+        project = await _prefill(client, action="new", source="project")
+
+    assert user == {
+        "prompt": "帮我配一个用户级钩子：<事件>时，<matcher 工具>，跑<命令>，<超时/异步>",
+        "configPath": str(workspace.user_settings),
+    }
+    assert project == {
+        "prompt": "帮我在【my-app】新建钩子：<事件>时，<matcher 工具>，跑<命令>，<超时/异步>",
+        "configPath": None,  # the project has no settings file yet: no placeholder path
+    }
+
+
+async def test_edit_prompt_names_the_hook_and_its_file(workspace: Workspace) -> None:
+    _settings(workspace)
+    async with running_server(workspace) as client:
+        listed = await client.list_hooks()
+        guard = next(h for h in listed["hooks"] if h["command"] == "python3 guard.py")
+        result = await _prefill(client, action="edit", source="user", id=guard["id"])
+
+    first, second = result["prompt"].split("\n")
+    assert first == "帮我编辑钩子：把<事件/匹配/命令/超时>改成<新内容>"
+    assert second == (
+        "要编辑的钩子：PreToolUse（工具调用前；可阻止调用），匹配 Bash，命令 `python3 guard.py`，"
+        f"超时 10 秒；配置文件 {workspace.user_settings}"
+    )
+    assert result["configPath"] == str(workspace.user_settings)
+
+
+async def test_english_locales_get_english_prompts(workspace: Workspace) -> None:
+    _settings(workspace)
+    async with running_server(workspace, locale="en-GB") as client:
+        project = await _prefill(client, action="new", source="project")
+        listed = await client.list_hooks()
+        guard = next(h for h in listed["hooks"] if h["command"] == "python3 guard.py")
+        edit = await _prefill(client, action="edit", source="user", id=guard["id"])
+
+    assert project["prompt"] == (
+        "Help me create a hook in [my-app]: when <event>, for <matcher tool>, run <command>, "
+        "<timeout/async>"
+    )
+    assert edit["prompt"].startswith(
+        "Help me edit a hook: change <event/matcher/command/timeout> to <new value>\n"
+        "Hook to edit: PreToolUse (Before a tool runs; can block it), matcher Bash"
+    )
+
+
+async def test_the_locale_option_overrides_the_lsp_locale(workspace: Workspace) -> None:
+    async with running_server(workspace, options={"locale": "zh-CN"}, locale="en-US") as client:
+        result = await _prefill(client, action="new", source="user")
+    assert result["prompt"].startswith("帮我配一个用户级钩子")
+
+
+async def test_plugin_hooks_cannot_be_edited(workspace: Workspace) -> None:
+    _settings(workspace)
+    async with running_server(workspace) as client:
+        listed = await client.list_hooks()
+        plugged = next(h for h in listed["hooks"] if h["source"] == "plugin")
+        with pytest.raises(JsonRpcException) as refused:
+            await _prefill(client, action="edit", source="plugin", id=plugged["id"])
+    assert refused.value.data["reason"] == "readOnly"
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"action": "edit", "source": "user"}, '"id" is required when action is "edit"'),
+        ({"action": "new", "source": "plugin"}, "plugin hooks are read-only"),
+        ({"action": "rename", "source": "user"}, "action: Input should be 'new' or 'edit'"),
+    ],
+)
+async def test_invalid_prefill_params_are_error_32602(
+    workspace: Workspace, params: dict[str, Any], message: str
+) -> None:
+    async with running_server(workspace) as client:
+        with pytest.raises(JsonRpcException) as invalid:
+            await _prefill(client, **params)
+    assert invalid.value.code == -32602
+    assert message in invalid.value.message

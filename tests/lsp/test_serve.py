@@ -1,0 +1,130 @@
+"""`wavehost serve` and `wavehost protocol-schema`: the process, its options, its output."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import IO, Any
+
+from lsprotocol import types
+
+from tests.lsp.client import SERVER, running_server
+from tests.workspace import Workspace, hook
+from wavehost.lsp import methods
+
+
+def _frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps(message).encode()
+    return f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+
+
+def _read_frame(stdout: IO[bytes]) -> dict[str, Any] | None:
+    """One LSP message from the stream (None at its end); anything else fails the test."""
+    fields = {}
+    while (line := stdout.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("ascii").partition(": ")
+        assert name in ("Content-Length", "Content-Type"), f"stray bytes on stdout: {line!r}"
+        fields[name] = value
+    if not fields:
+        assert line == b"", f"stray bytes on stdout: {line!r}"
+        return None
+    message: dict[str, Any] = json.loads(stdout.read(int(fields["Content-Length"])))
+    return message
+
+
+def test_stdout_carries_only_lsp_messages_even_when_logging_everything(
+    workspace: Workspace,
+) -> None:
+    workspace.write(workspace.user_settings, {"hooks": {"Stop": [{"hooks": [hook("x")]}]}})
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "capabilities": {}, "initializationOptions": {"projectDir": str(workspace.project)}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": methods.HOOKS_LIST, "params": {}},
+        {"jsonrpc": "2.0", "id": 3, "method": methods.HOOKS_DELETE, "params": {}},
+        {"jsonrpc": "2.0", "id": 4, "method": "shutdown"},
+    ]  # fmt: skip
+    # stderr to a file, not a pipe: unread, a pipe could fill up and block the server.
+    with tempfile.TemporaryFile() as stderr:
+        server = subprocess.Popen(
+            [*SERVER[:-2], "--log-level", "DEBUG"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env={**os.environ, "HOME": str(workspace.home)},
+        )
+        assert server.stdin
+        assert server.stdout
+        server.stdin.write(b"".join(map(_frame, requests)))
+        server.stdin.flush()
+        messages = []
+        while (message := _read_frame(server.stdout)) is not None:
+            messages.append(message)
+            if message.get("id") == 4:  # a client exits only once shutdown is answered
+                server.stdin.write(_frame({"jsonrpc": "2.0", "method": "exit"}))
+                server.stdin.close()
+        assert server.wait(timeout=30) == 0
+        stderr.seek(0)
+        logged_to_stderr = stderr.read()
+
+    answers = {m["id"]: m for m in messages if "id" in m}
+    assert answers[1]["result"]["serverInfo"]["name"] == "wavehost"
+    assert [h["command"] for h in answers[2]["result"]["hooks"]] == ["x"]
+    assert answers[3]["error"]["code"] == -32602
+    assert answers[4]["result"] is None
+    logged = [m for m in messages if m.get("method") == "window/logMessage"]
+    assert any("wavehost" in m["params"]["message"] for m in logged)
+    assert b"DEBUG" in logged_to_stderr
+
+
+async def test_bad_initialization_options_are_ignored_one_by_one_with_a_warning(
+    workspace: Workspace,
+) -> None:
+    workspace.write(workspace.project_settings, {"hooks": {"Stop": [{"hooks": [hook("p")]}]}})
+    async with running_server(workspace, options={"trusted": "maybe"}) as client:
+        listed = await client.list_hooks()
+        warnings = [m.message for m in client.log_messages if m.type == types.MessageType.Warning]
+
+    assert listed["project"]["dir"] == str(workspace.project)  # projectDir still applied
+    assert listed["trusted"] is True
+    assert any("initializationOptions.trusted" in w for w in warnings)
+
+
+async def test_programmatic_hooks_are_accepted_but_not_listed(workspace: Workspace) -> None:
+    options = {"hooks": {"Stop": [{"hooks": [hook("in-memory")]}]}}
+    async with running_server(workspace, options=options) as client:
+        listed = await client.list_hooks()
+    assert listed["hooks"] == []
+
+
+def test_protocol_schema_describes_every_method_in_camel_case() -> None:
+    printed = subprocess.run(
+        [sys.executable, "-m", "wavehost", "protocol-schema"],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    schema = json.loads(printed.stdout)
+
+    assert set(schema["methods"]) == {
+        methods.HOOKS_LIST,
+        methods.HOOKS_DELETE,
+        methods.HOOKS_PREFILL,
+        methods.HOOKS_CHANGED,
+        methods.OPEN_CONFIG_FILE,
+    }
+    assert schema["methods"][methods.HOOKS_CHANGED]["direction"] == "serverToClient"
+    hook_entry = schema["$defs"]["HookEntry"]["properties"]
+    assert {"readOnly", "async", "asyncRewake"} <= set(hook_entry)
+    reasons = schema["$defs"]["SettingsErrorData"]["properties"]["reason"]["enum"]
+    assert set(reasons) == {
+        "notFound",
+        "readOnly",
+        "conflict",
+        "permissionDenied",
+        "malformedConfig",
+        "ioError",
+        "unknownPath",
+    }
+    assert "projectDir" in schema["$defs"]["InitializationOptions"]["properties"]

@@ -1,0 +1,78 @@
+"""The settings service without LSP: many deletes at once, symlinks, the list cache, trust."""
+
+import json
+import threading
+
+from tests.workspace import Workspace, hook
+from wavehost.hooks.catalogue import EVENT_NAMES
+from wavehost.settings.service import SettingsService
+
+
+def _service(workspace: Workspace) -> SettingsService:
+    return SettingsService(workspace.project, home=workspace.home)
+
+
+def test_many_threads_deleting_from_one_file_lose_nothing(workspace: Workspace) -> None:
+    # One hook per event, so that no delete moves another's entry: all must succeed.
+    document = {
+        "keep": True,
+        "hooks": {name: [{"hooks": [hook(f"cmd {name}")]}] for name in EVENT_NAMES},
+    }
+    settings = workspace.write(workspace.user_settings, document)
+    service = _service(workspace)
+    ids = [h.id for h in service.list_hooks().hooks]
+    barrier = threading.Barrier(len(ids))
+    errors: list[BaseException] = []
+
+    def delete(hook_id: str) -> None:
+        barrier.wait()
+        try:
+            service.delete(hook_id)
+        except BaseException as err:  # reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=delete, args=(i,)) for i in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert json.loads(settings.read_text()) == {"keep": True, "hooks": {}}
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
+def test_a_symlinked_settings_file_is_edited_through_the_link(workspace: Workspace) -> None:
+    real = workspace.write(workspace.root / "dotfiles" / "wave.json", {
+        "hooks": {"Stop": [{"hooks": [hook("a"), hook("b")]}]}
+    })  # fmt: skip
+    workspace.user_settings.parent.mkdir(parents=True)
+    workspace.user_settings.symlink_to(real)
+    service = _service(workspace)
+    service.delete(next(h.id for h in service.list_hooks().hooks if h.command == "a"))
+
+    assert workspace.user_settings.is_symlink()
+    assert [h["command"] for h in json.loads(real.read_text())["hooks"]["Stop"][0]["hooks"]] == [
+        "b"
+    ]
+
+
+def test_listing_again_after_an_edit_of_the_same_size_sees_it(workspace: Workspace) -> None:
+    settings = workspace.write(
+        workspace.user_settings, {"hooks": {"Stop": [{"hooks": [hook("aa")]}]}}
+    )
+    service = _service(workspace)
+    for _ in range(3):  # the list is cached from the second load on
+        assert [h.command for h in service.list_hooks().hooks] == ["aa"]
+    settings.write_text(settings.read_text().replace('"aa"', '"bb"'))
+    assert [h.command for h in service.list_hooks().hooks] == ["bb"]
+
+
+def test_untrusted_project_hooks_are_listed_but_never_run(workspace: Workspace) -> None:
+    workspace.write(workspace.user_settings, {"hooks": {"Stop": [{"hooks": [hook("user")]}]}})
+    workspace.write(workspace.project_settings, {"hooks": {"Stop": [{"hooks": [hook("proj")]}]}})
+    service = SettingsService(workspace.project, home=workspace.home, trusted=False)
+
+    listed = {h.command: h.untrusted for h in service.list_hooks().hooks}
+    assert listed == {"user": None, "proj": True}
+    assert [h.command for h in service.load().runnable()] == ["user"]
