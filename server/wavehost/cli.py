@@ -16,6 +16,9 @@ from wavehost.hooks.catalogue import EVENT_NAMES, EVENTS_BY_NAME
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
 from wavehost.hooks.runner import HookContext
+from wavehost.session.headless import HeadlessRun, run_headless
+from wavehost.session.permissions import PERMISSION_MODES
+from wavehost.session.providers import PROVIDERS
 from wavehost.settings.listing import list_hooks
 
 SOURCE_TITLES = {"user": "User hooks", "project": "Project hooks", "plugin": "Plugin hooks"}
@@ -46,7 +49,24 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("event", choices=EVENT_NAMES, metavar="EVENT", help=", ".join(EVENT_NAMES))
     run.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+    _chat_parser(commands)
     return parser
+
+
+def _chat_parser(commands: Any) -> None:
+    chat = commands.add_parser(
+        "chat",
+        help="run one chat turn headless, hooks firing, and print the result",
+        description="The permission mode decides what may run: nobody is asked.",
+    )
+    chat.add_argument("-p", "--prompt", required=True, help="the prompt to send")
+    chat.add_argument("--cwd", type=Path, help="session root (default: the current directory)")
+    chat.add_argument("--permission-mode", default="default", choices=PERMISSION_MODES)
+    chat.add_argument("--provider", choices=PROVIDERS, help="model provider")
+    chat.add_argument("--model", help="model name")
+    chat.add_argument("--script", type=Path, help="turns for the scripted provider (JSON)")
+    chat.add_argument("--output-format", default="text", choices=["text", "json"])
+    chat.add_argument("--resume", metavar="ID", help="continue a saved session")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,6 +74,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=args.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
+    if args.command == "chat":
+        run = HeadlessRun(
+            prompt=args.prompt,
+            cwd=args.cwd.resolve() if args.cwd else None,
+            permission_mode=args.permission_mode,
+            provider=args.provider,
+            model=args.model,
+            script=args.script,
+            output_format=args.output_format,
+            resume=args.resume,
+        )
+        return anyio.run(run_headless, run)
     project = args.project.resolve()
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)

@@ -87,4 +87,12 @@ def make_provider(choice: ProviderChoice) -> Provider:
     return OpenAIProvider(choice.model)
 
 
-__all__ = ["PROVIDERS", "Provider", "ProviderChoice", "ProviderError", "choose", "make_provider"]
+__all__ = [
+    "PROVIDERS",
+    "Provider",
+    "ProviderChoice",
+    "ProviderError",
+    "chat_settings",
+    "choose",
+    "make_provider",
+]
