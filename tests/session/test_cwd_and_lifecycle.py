@@ -20,7 +20,11 @@ async def test_after_cd_hooks_run_in_the_new_workdir_and_wave_project_dir_stays_
 ) -> None:
     (project / "packages" / "code").mkdir(parents=True)
     out = project.parent / "where"
-    hooks = hooks_for("PostToolUse", WHERE.format(out=out), matcher="Bash")
+    moved = project.parent / "moved.json"
+    hooks = merge(
+        hooks_for("PostToolUse", WHERE.format(out=out), matcher="Bash"),
+        hooks_for("CwdChanged", f"cat > {moved}"),
+    )
     call = ("Bash", {"command": "cd packages/code"})
     result = await chat([turn("", call), turn("done")], "cd", hooks=hooks)
 
@@ -31,6 +35,8 @@ async def test_after_cd_hooks_run_in_the_new_workdir_and_wave_project_dir_stays_
         project / "packages" / "code"
     )
     assert result.session.workspace.cwd == project / "packages" / "code"
+    change = json.loads(moved.read_text())
+    assert (change["old_cwd"], change["new_cwd"]) == (str(project), spawn_dir)
 
 
 async def test_the_workdir_persists_between_bash_calls(chat: ChatRunner, project: Path) -> None:

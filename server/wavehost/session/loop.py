@@ -11,7 +11,7 @@ import math
 import time
 import uuid
 from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +31,7 @@ from wavehost.session.messages import (
     AssistantMessage,
     NoticeBlock,
     ToolBlock,
+    ToolStatus,
     UserMessage,
     to_model_messages,
 )
@@ -111,7 +112,7 @@ class ChatSession:
         self.status: SessionStatus = "idle"
         self.turn_error: str | None = None  # why the last turn failed (blocked prompt, model)
         self.end_reason = "other"  # SessionEnd's reason when the session closes
-        self._system = (config.system_prompt or SYSTEM_PROMPT).format(root=self.root)
+        self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
         self._inbox_in, self._inbox_out = anyio.create_memory_object_stream[_Item](math.inf)
         self._queued_prompts = 0
         self._notifications: list[str] = []  # asyncRewake texts waiting for the model
@@ -242,7 +243,8 @@ class ChatSession:
                 await self._run_turn(item)
             self._turn = None
             if scope.cancelled_caught:
-                self._interrupted()
+                self._settle_unfinished(INTERRUPTED, "cancelled")
+                self.conversation.notice(NoticeBlock(level="warning", text=INTERRUPTED))
             self.conversation.save()
             if self._notifications and not self._closed:
                 self._enqueue(_Item("wake"))  # a wake-up that came as the turn ended
@@ -266,16 +268,17 @@ class ChatSession:
 
     def _turn_failed(self, text: str) -> None:
         self.turn_error = text
+        self._settle_unfinished(text, "error")
         self.conversation.notice(NoticeBlock(level="error", text=text))
 
-    def _interrupted(self) -> None:
+    def _settle_unfinished(self, error: str, status: ToolStatus) -> None:
+        """Tool calls the turn never finished get a result, as both wire formats require."""
         for message in self.messages[self.conversation.turn_start :]:
             if isinstance(message, AssistantMessage):
                 for block in message.tools():
                     if block.status in ("pending", "running"):
-                        block.fail(INTERRUPTED, "cancelled")
+                        block.fail(error, status)
                         self.conversation.changed(message, persist=False)
-        self.conversation.notice(NoticeBlock(level="warning", text=INTERRUPTED))
 
     # -- a turn -----------------------------------------------------------------------------
 
@@ -312,13 +315,16 @@ class ChatSession:
 
     async def _call_model(self, assistant: AssistantMessage) -> None:
         request = ModelRequest(self._system, to_model_messages(self.messages), self._tool_specs)
-        async for event in self.provider.stream(request):
-            if isinstance(event, TextDelta):
-                assistant.add_text(event.text)
-                self.conversation.changed(assistant, persist=False)
-            else:
-                assistant.blocks.append(ToolBlock(id=event.id, name=event.name, input=event.input))
-                self.conversation.changed(assistant)
+        # aclosing: an interrupt closes the provider's HTTP stream now, not when GC gets to it
+        async with aclosing(self.provider.stream(request)) as events:
+            async for event in events:
+                if isinstance(event, TextDelta):
+                    assistant.add_text(event.text)
+                    self.conversation.changed(assistant, persist=False)
+                else:
+                    block = ToolBlock(id=event.id, name=event.name, input=event.input)
+                    assistant.blocks.append(block)
+                    self.conversation.changed(assistant)
         self.conversation.save()
 
     async def _stop_refused(self, assistant: AssistantMessage, active: bool) -> bool:

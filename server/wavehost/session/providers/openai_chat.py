@@ -82,8 +82,7 @@ class OpenAIProvider:
                 model=self.model,
                 messages=messages,
                 tools=tools,
-                max_completion_tokens=request.max_tokens,
-                stream=True,
+                stream=True,  # no token limit: compatible servers disagree on its name
             )
             async with stream:
                 async for chunk in stream:
