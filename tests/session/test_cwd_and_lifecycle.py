@@ -7,10 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 
 from tests.session.conftest import ChatRunner, hooks_for, merge, tools, turn, until, users
+from tests.session.fake_llm import serve
 from wavehost.hooks.catalogue import Event
 from wavehost.session import transcript
+from wavehost.session.host import SessionHost
+from wavehost.session.loop import SessionConfig
+from wavehost.session.providers import ProviderChoice, make_provider
 
 WHERE = 'printf "%s\\n%s\\n" "$(pwd)" "$WAVE_PROJECT_DIR" > {out}; cat > {out}.json'
 
@@ -196,3 +201,25 @@ async def test_async_rewake_hook_exit_2_wakes_the_model_with_a_system_reminder(
             await running.session.wait_idle()
     [meta] = [m for m in users(running.messages) if m.is_meta]
     assert meta.content == "<system-reminder>\nfound a hardcoded key\n</system-reminder>"
+
+
+async def test_a_host_keeps_sessions_open_between_requests_and_closes_them(
+    chat: ChatRunner, project: Path
+) -> None:
+    log = project.parent / "end.json"
+    chat.write_hooks(hooks_for("SessionEnd", f"cat > {log}"))
+    async with serve([turn("one"), turn("two")]) as llm, anyio.create_task_group() as group:
+        chat.monkeypatch.setenv("ANTHROPIC_BASE_URL", llm.url)
+        chat.monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        host = SessionHost(group)
+        provider = make_provider(ProviderChoice("anthropic", "fake"))
+        session = await host.open(SessionConfig(root=project, provider=provider))
+        for prompt in ("first", "second"):
+            host.get(session.id).send(prompt)
+            with anyio.fail_after(30):
+                await session.wait_idle()
+        assert [m.content for m in users(session.messages)] == ["first", "second"]
+        await host.close(session.id)
+        assert json.loads(log.read_text())["session_id"] == session.id
+        with pytest.raises(KeyError):
+            host.get(session.id)
