@@ -52,7 +52,7 @@ from wavehost.session.providers.base import (
     ToolSpec,
 )
 from wavehost.session.tools import BackgroundShells, Toolbox, ToolKind, Workspace, default_tools
-from wavehost.session.updates import SessionStatus, StatusChanged, UpdateListener
+from wavehost.session.updates import SessionStatus, SessionUpdate, StatusChanged, UpdateListener
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ class ChatSession:
 
     # -- plumbing ---------------------------------------------------------------------------
 
-    def _emit(self, update: Any) -> None:
+    def _emit(self, update: SessionUpdate) -> None:
         for listener in self.config.listeners:
             listener(update)
 
