@@ -420,6 +420,8 @@ async def open_session(
     saved = transcript.load(resume, config.home) if resume else None
     session = ChatSession(config, saved)
     async with (
+        session._inbox_in,
+        session._inbox_out,
         BackgroundShells() as shells,
         BackgroundHooks(session._on_rewake) as hooks,
         anyio.create_task_group() as group,
