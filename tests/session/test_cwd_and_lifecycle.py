@@ -176,31 +176,27 @@ def _alive(pid: int) -> bool:
 
 
 async def test_async_rewake_hook_exit_2_wakes_the_model_with_a_system_reminder(
-    chat: ChatRunner,
+    chat: ChatRunner, project: Path
 ) -> None:
-    hooks = {
-        "Stop": [
-            {
-                "hooks": [
-                    {
-                        "type": "command",
-                        "command": "sleep 0.5; echo 'found a hardcoded key' >&2; exit 2",
-                        "asyncRewake": True,
-                    }
-                ]
-            }
-        ]
-    }
+    go, done = project.parent / "go", project.parent / "done"
+    # Waits for the test's go-ahead, so the reply provably did not wait for it; fires once.
+    command = (
+        f"[ -f {done} ] && exit 0; while [ ! -f {go} ]; do sleep 0.05; done; touch {done}; "
+        "echo 'found a hardcoded key' >&2; exit 2"
+    )
+    hooks = {"Stop": [{"hooks": [{"type": "command", "command": command, "asyncRewake": True}]}]}
     async with chat.open([turn("reply"), turn("looking at the key")], hooks=hooks) as running:
         running.session.send("go")
         with anyio.fail_after(30):
             await running.session.wait_idle()
-            assert len(running.llm.requests) == 1  # the reply did not wait for the hook
+        assert len(running.llm.requests) == 1
+        go.touch()
         await until(lambda: len(running.llm.requests) >= 2)
         with anyio.fail_after(30):
             await running.session.wait_idle()
     [meta] = [m for m in users(running.messages) if m.is_meta]
     assert meta.content == "<system-reminder>\nfound a hardcoded key\n</system-reminder>"
+    assert running.messages[-1].text() == "looking at the key"
 
 
 async def test_a_host_keeps_sessions_open_between_requests_and_closes_them(
