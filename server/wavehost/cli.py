@@ -1,6 +1,7 @@
 """The `wavehost` command line."""
 
 import argparse
+import importlib
 import json
 import logging
 import sys
@@ -39,7 +40,12 @@ def _parser() -> argparse.ArgumentParser:
         help="run the hooks matching EVENT for real, reading the payload JSON on stdin",
         description="Missing common fields (session_id, transcript_path, cwd, …) are filled in.",
     )
-    run.add_argument("event", choices=_EventNames(), metavar="EVENT", help="%(choices)s")
+    run.add_argument(
+        "event",
+        choices=_LazyChoices("wavehost.hooks.catalogue", "EVENT_NAMES"),
+        metavar="EVENT",
+        help="%(choices)s",
+    )
     run.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
 
     serve = commands.add_parser("serve", help="run the language server on stdio (for the IDEs)")
@@ -50,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         help="log verbosity (stderr and window/logMessage)",
     )
     commands.add_parser("protocol-schema", help="print the JSON Schema of the custom LSP methods")
+    _chat_parser(commands)
 
     web = commands.add_parser(
         "web",
@@ -67,19 +74,46 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-class _EventNames(Sequence[str]):
-    """The event names, read from the catalogue only when argparse needs them."""
+class _LazyChoices(Sequence[str]):
+    """Choices read from `module.attribute` only when argparse needs them (keeps start-up light)."""
+
+    def __init__(self, module: str, attribute: str) -> None:
+        self._where = module, attribute
 
     def _names(self) -> tuple[str, ...]:
-        from wavehost.hooks.catalogue import EVENT_NAMES
-
-        return EVENT_NAMES
+        module, attribute = self._where
+        names: tuple[str, ...] = getattr(importlib.import_module(module), attribute)
+        return names
 
     def __getitem__(self, index: Any) -> Any:
         return self._names()[index]
 
     def __len__(self) -> int:
         return len(self._names())
+
+
+def _chat_parser(commands: Any) -> None:
+    chat = commands.add_parser(
+        "chat",
+        help="run one chat turn headless, hooks firing, and print the result",
+        description="The permission mode decides what may run: nobody is asked.",
+    )
+    chat.add_argument("-p", "--prompt", required=True, help="the prompt to send")
+    chat.add_argument("--cwd", type=Path, help="session root (default: the current directory)")
+    chat.add_argument(
+        "--permission-mode",
+        default="default",
+        choices=_LazyChoices("wavehost.session.permissions", "PERMISSION_MODES"),
+    )
+    chat.add_argument(
+        "--provider",
+        choices=_LazyChoices("wavehost.session.providers", "PROVIDERS"),
+        help="model provider",
+    )
+    chat.add_argument("--model", help="model name")
+    chat.add_argument("--script", type=Path, help="turns for the scripted provider (JSON)")
+    chat.add_argument("--output-format", default="text", choices=["text", "json"])
+    chat.add_argument("--resume", metavar="ID", help="continue a saved session")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(json.dumps(protocol_schema(), indent=2, ensure_ascii=False))
         return 0
+    if args.command == "chat":
+        return _chat(args)
     project = args.project.resolve()
     if args.command == "web":
         from wavehost.web.app import main as web_main  # aiohttp only when it is needed
@@ -106,6 +142,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     import anyio
 
     return anyio.run(_run, args.event, project)
+
+
+def _chat(args: argparse.Namespace) -> int:
+    import anyio
+
+    from wavehost.session.headless import HeadlessRun, run_headless
+
+    run = HeadlessRun(
+        prompt=args.prompt,
+        cwd=args.cwd.resolve() if args.cwd else None,
+        permission_mode=args.permission_mode,
+        provider=args.provider,
+        model=args.model,
+        script=args.script,
+        output_format=args.output_format,
+        resume=args.resume,
+    )
+    return anyio.run(run_headless, run)
 
 
 def _list(project: Path, *, as_json: bool) -> int:

@@ -1,0 +1,139 @@
+"""What hooks cost a chat session: a 20-tool-call turn with 5 PreToolUse + 5 PostToolUse trivial
+hooks against the same turn with none, through the Anthropic SDK and the tests' fake SSE server.
+
+Reports the added milliseconds per tool call (target: < 10 ms on a 2-core machine) and the peak
+RSS of the server process (`wavehost chat -p`, run as a real subprocess with the hooks on).
+
+    .venv/bin/python bench/chat.py [--runs 7] [--json]
+"""
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fake server lives in tests/
+
+from tests.session.fake_llm import serve
+
+from wavehost.session.loop import SessionConfig, open_session
+from wavehost.session.messages import AssistantMessage
+from wavehost.session.providers import ProviderChoice, make_provider
+from wavehost.session.providers.scripted import ScriptedToolCall, ScriptedTurn
+
+TOOL_CALLS = 20
+HOOKS_PER_EVENT = 5
+TRIVIAL = "exit 0"
+
+
+def script(project: Path) -> list[ScriptedTurn]:
+    """One tool call per model turn, as an agent working through a task does."""
+    read = ScriptedToolCall(name="Read", input={"file_path": str(project / "notes.txt")})
+    return [ScriptedTurn(text=f"step {i}", tool_calls=[read]) for i in range(TOOL_CALLS)] + [
+        ScriptedTurn(text="done")
+    ]
+
+
+def hooks(enabled: bool) -> dict[str, Any]:
+    if not enabled:
+        return {}
+    # Distinct commands, so the engine's de-duplication does not fold them into one.
+    commands = [f"{TRIVIAL} # {i}" for i in range(HOOKS_PER_EVENT)]
+    group = {"hooks": [{"type": "command", "command": command} for command in commands]}
+    return {"PreToolUse": [group], "PostToolUse": [group]}
+
+
+def write_settings(project: Path, enabled: bool) -> None:
+    settings = project / ".wave" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"hooks": hooks(enabled)}))
+
+
+async def one_turn(project: Path, enabled: bool) -> float:
+    """Seconds for the whole 20-tool-call turn, in process."""
+    write_settings(project, enabled)
+    async with serve(script(project)) as llm:
+        os.environ["ANTHROPIC_BASE_URL"] = llm.url
+        config = SessionConfig(
+            root=project,
+            provider=make_provider(ProviderChoice("anthropic", "bench")),
+            permission_mode="bypassPermissions",
+        )
+        async with open_session(config) as session:
+            started = time.perf_counter()
+            session.send("work through the steps")
+            await session.wait_idle()
+            elapsed = time.perf_counter() - started
+    calls = [b for m in session.messages if isinstance(m, AssistantMessage) for b in m.tools()]
+    assert len(calls) == TOOL_CALLS, f"expected {TOOL_CALLS} tool calls, saw {len(calls)}"
+    assert all(call.status == "success" for call in calls)
+    return elapsed
+
+
+async def server_peak_rss(project: Path) -> int:
+    """Peak RSS (KiB) of `wavehost chat -p` running the turn with the hooks on."""
+    write_settings(project, True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    async with serve(script(project)) as llm:
+        env = {**os.environ, "ANTHROPIC_BASE_URL": llm.url, "WAVE_PROVIDER": "anthropic"}
+        command = [sys.executable, "-m", "wavehost", "chat", "-p", "work", "--cwd", str(project)]
+        command += ["--permission-mode", "bypassPermissions", "--output-format", "json"]
+        done = await anyio.run_process(command, env=env, check=True)
+    assert json.loads(done.stdout)["is_error"] is False
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(after, before)
+
+
+def prepare(tmp: Path) -> Path:
+    """A temporary HOME (the transcripts go there) and project; returns the project."""
+    home, project = tmp / "home", tmp / "project"
+    home.mkdir()
+    project.mkdir()
+    (project / "notes.txt").write_text("line\n" * 50)
+    os.environ.update(HOME=str(home), ANTHROPIC_API_KEY="bench")
+    return project
+
+
+async def main(runs: int, as_json: bool) -> None:
+    with tempfile.TemporaryDirectory(prefix="wavehost-bench-") as tmp:
+        project = prepare(Path(tmp))
+        await one_turn(project, True)  # warm-up: imports, caches
+        timings: dict[bool, list[float]] = {False: [], True: []}
+        for _ in range(runs):
+            for enabled in (False, True):  # interleaved, so drift hits both alike
+                timings[enabled].append(await one_turn(project, enabled))
+        rss_kib = await server_peak_rss(project)
+    base = statistics.median(timings[False]) / TOOL_CALLS * 1000
+    hooked = statistics.median(timings[True]) / TOOL_CALLS * 1000
+    report = {
+        "tool_calls": TOOL_CALLS,
+        "hooks_per_tool_call": 2 * HOOKS_PER_EVENT,
+        "runs": runs,
+        "ms_per_tool_call_without_hooks": round(base, 2),
+        "ms_per_tool_call_with_hooks": round(hooked, 2),
+        "added_ms_per_tool_call": round(hooked - base, 2),
+        "target_added_ms": 10,
+        "server_peak_rss_mib": round(rss_kib / 1024, 1),
+        "cpus": os.cpu_count(),
+    }
+    if as_json:
+        print(json.dumps(report))
+        return
+    for key, value in report.items():
+        print(f"{key:>32}: {value}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    anyio.run(main, args.runs, args.json)

@@ -1,0 +1,1 @@
+"""Chat sessions: the message model, the agent loop, tools, providers, transcripts."""

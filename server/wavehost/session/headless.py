@@ -1,0 +1,68 @@
+"""Headless mode: one turn with every hook firing, then the result on stdout.
+
+This is how scripts and CI use wavehost. Nobody can answer a permission question, so the
+permission mode alone decides. `text` prints the reply; `json` prints
+`{"result", "session_id", "transcript_path", "is_error", "messages"}`. Notices (user-only lines:
+hook errors, systemMessage) go to stderr in both forms.
+"""
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TextIO
+
+from wavehost.hooks.payloads import PermissionMode
+from wavehost.session import transcript
+from wavehost.session.loop import SessionConfig, open_session
+from wavehost.session.messages import AssistantMessage
+from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
+
+OutputFormat = Literal["text", "json"]
+
+
+@dataclass(frozen=True)
+class HeadlessRun:
+    prompt: str
+    cwd: Path | None = None
+    permission_mode: PermissionMode = "default"
+    provider: str | None = None
+    model: str | None = None
+    script: Path | None = None
+    output_format: OutputFormat = "text"
+    resume: str | None = None
+
+
+async def run_headless(run: HeadlessRun, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """Run the turn and print it; the exit status is 1 when the turn failed."""
+    try:
+        root = run.cwd or (Path(transcript.load(run.resume).root) if run.resume else Path.cwd())
+        choice = choose(run.provider, run.model, run.script, chat_settings(root.resolve()))
+        provider = make_provider(choice)
+    except (ProviderError, transcript.SessionNotFoundError) as problem:
+        print(f"wavehost: {problem}", file=err)
+        return 1
+    config = SessionConfig(root=root, provider=provider, permission_mode=run.permission_mode)
+    async with open_session(config, resume=run.resume) as session:
+        session.send(run.prompt)
+        await session.wait_idle()
+        turn = session.messages[session.conversation.turn_start :]
+        replies = [m for m in turn if isinstance(m, AssistantMessage)]
+        for notice in (n for m in replies for n in m.notices()):
+            origin = f" ({notice.event})" if notice.event else ""
+            print(f"wavehost: {notice.level}{origin}: {notice.text}", file=err)
+        texts = [m.text() for m in replies if m.text()]
+        is_error = session.turn_error is not None
+        result = session.turn_error if is_error else (texts[-1] if texts else "")
+        if run.output_format == "json":
+            document: dict[str, Any] = {
+                "result": result,
+                "session_id": session.id,
+                "transcript_path": str(session.transcript_path),
+                "is_error": is_error,
+                "messages": [m.to_wire() for m in session.messages],
+            }
+            print(json.dumps(document, ensure_ascii=False), file=out, flush=True)
+        else:
+            print(result, file=out, flush=True)
+    return 1 if is_error else 0

@@ -1,0 +1,174 @@
+"""The conversation as the session keeps it, and the slice of it the model may see.
+
+A session's messages are user messages (`isMeta` ones are hook text: model-visible, UI-hidden)
+and assistant messages made of blocks: text, tool calls with their results, and notices (lines for
+the user only). `to_model_messages` is the one place that decides what reaches a provider: notices
+never do, isMeta user messages always do.
+"""
+
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from wavehost.hooks.outcome import Notice
+
+NoticeLevel = Literal["info", "warning", "error"]
+ToolStatus = Literal["pending", "running", "success", "error", "cancelled"]
+INTERRUPTED = "Interrupted by user"
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+class SessionModel(BaseModel):
+    """camelCase on the wire (transcript, LSP); mutable, because messages grow while streaming."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    def to_wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class TextBlock(SessionModel):
+    type: Literal["text"] = "text"
+    text: str = ""
+
+
+class ToolBlock(SessionModel):
+    """One tool call. `error` is the failure text; when set, it is what the model sees."""
+
+    type: Literal["tool"] = "tool"
+    id: str
+    name: str
+    input: dict[str, Any]
+    status: ToolStatus = "pending"
+    result: str | None = None
+    error: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+    def model_text(self) -> str:
+        if self.error is not None:
+            return self.error
+        return self.result if self.result is not None else INTERRUPTED
+
+    def succeed(self, result: str) -> None:
+        self.status, self.result, self.error = "success", result, None
+
+    def fail(self, error: str, status: ToolStatus = "error") -> None:
+        self.status, self.error = status, error
+
+
+class NoticeBlock(SessionModel):
+    """A line shown to the user only (hook errors, systemMessage, provider failures)."""
+
+    type: Literal["notice"] = "notice"
+    level: NoticeLevel
+    text: str
+    event: str | None = None
+    command: str | None = None
+    exit_code: int | None = None
+
+    @classmethod
+    def from_hook(cls, notice: Notice) -> "NoticeBlock":
+        return cls(
+            level=notice.level,
+            text=notice.text,
+            event=notice.event,
+            command=notice.command,
+            exit_code=notice.exit_code,
+        )
+
+
+Block = Annotated[TextBlock | ToolBlock | NoticeBlock, Field(discriminator="type")]
+
+
+class UserMessage(SessionModel):
+    role: Literal["user"] = "user"
+    id: str = Field(default_factory=new_id)
+    content: str
+    is_meta: bool = False
+
+
+class AssistantMessage(SessionModel):
+    role: Literal["assistant"] = "assistant"
+    id: str = Field(default_factory=new_id)
+    blocks: list[Block] = []
+
+    def tools(self) -> Iterator[ToolBlock]:
+        return (b for b in self.blocks if isinstance(b, ToolBlock))
+
+    def notices(self) -> Iterator[NoticeBlock]:
+        return (b for b in self.blocks if isinstance(b, NoticeBlock))
+
+    def text(self) -> str:
+        """Its text blocks joined with newlines and trimmed (Stop's `last_assistant_message`)."""
+        return "\n".join(b.text for b in self.blocks if isinstance(b, TextBlock)).strip()
+
+    def add_text(self, delta: str) -> None:
+        last = self.blocks[-1] if self.blocks else None
+        if isinstance(last, TextBlock):
+            last.text += delta
+        else:
+            self.blocks.append(TextBlock(text=delta))
+
+
+Message = Annotated[UserMessage | AssistantMessage, Field(discriminator="role")]
+
+
+# What a provider is given: neutral shapes each provider maps to its own wire format.
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelUser:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModelAssistant:
+    text: str
+    calls: tuple[ToolCall, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ModelToolResult:
+    call_id: str
+    text: str
+    is_error: bool
+
+
+ModelMessage = ModelUser | ModelAssistant | ModelToolResult
+
+
+def to_model_messages(messages: Sequence[UserMessage | AssistantMessage]) -> list[ModelMessage]:
+    """The conversation as the model sees it: no notices; isMeta user messages kept.
+
+    Each tool's result follows its assistant message directly (both wire formats require it),
+    before any isMeta message a hook added while the tools ran.
+    """
+    out: list[ModelMessage] = []
+    for message in messages:
+        if isinstance(message, UserMessage):
+            out.append(ModelUser(message.content))
+            continue
+        calls = tuple(ToolCall(b.id, b.name, b.input) for b in message.tools())
+        text = message.text()
+        if not text and not calls:
+            continue  # only notices (or nothing yet): the model never sees it
+        out.append(ModelAssistant(text, calls))
+        out.extend(ModelToolResult(b.id, b.model_text(), b.failed) for b in message.tools())
+    return out

@@ -1,0 +1,98 @@
+"""Model providers, and how a session picks one: flag, then environment, then settings.
+
+`WAVE_PROVIDER` / `WAVE_MODEL` in the environment, `provider` / `model` in the settings files
+(user, project, local: the most specific wins). With none of these, a provider whose API key is
+set is used. `scripted` replays the JSON file named by `--script` or `WAVE_SCRIPT`.
+"""
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wavehost import paths
+from wavehost.session.providers.base import Provider, ProviderError
+from wavehost.session.providers.scripted import ScriptedProvider, load_script
+
+PROVIDERS = ("anthropic", "openai", "scripted")
+DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4.1", "scripted": "scripted"}
+API_KEYS = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
+
+
+@dataclass(frozen=True)
+class ProviderChoice:
+    provider: str
+    model: str
+    script: Path | None = None
+
+
+def chat_settings(project_dir: Path, home: Path | None = None) -> dict[str, Any]:
+    """`provider`, `model` and `script` from the settings files; unreadable files are skipped
+    (the hook configuration reports them)."""
+    merged: dict[str, Any] = {}
+    for path in (
+        paths.user_settings(home),
+        paths.project_settings(project_dir),
+        paths.local_settings(project_dir),
+    ):
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(document, dict):
+            merged.update(
+                {k: v for k, v in document.items() if k in ("provider", "model", "script")}
+            )
+    return merged
+
+
+def choose(
+    provider: str | None,
+    model: str | None,
+    script: Path | None,
+    settings: Mapping[str, Any],
+    env: Mapping[str, str] = os.environ,
+) -> ProviderChoice:
+    name = provider or env.get("WAVE_PROVIDER") or settings.get("provider")
+    if not name:
+        name = next((p for p, key in API_KEYS.items() if env.get(key)), None)
+    if not name:
+        raise ProviderError(
+            'no model provider: pass --provider, set WAVE_PROVIDER, put "provider" in '
+            "settings, or set ANTHROPIC_API_KEY / OPENAI_API_KEY"
+        )
+    if name not in PROVIDERS:
+        raise ProviderError(f"unknown provider {name!r} (one of {', '.join(PROVIDERS)})")
+    chosen_model = model or env.get("WAVE_MODEL") or settings.get("model") or DEFAULT_MODELS[name]
+    script_path = script or (Path(env["WAVE_SCRIPT"]) if env.get("WAVE_SCRIPT") else None)
+    if script_path is None and isinstance(settings.get("script"), str):
+        script_path = Path(settings["script"])
+    if name == "scripted" and script_path is None:
+        raise ProviderError("the scripted provider needs a script: --script FILE or WAVE_SCRIPT")
+    return ProviderChoice(name, str(chosen_model), script_path)
+
+
+def make_provider(choice: ProviderChoice) -> Provider:
+    if choice.provider == "scripted":
+        assert choice.script is not None
+        return ScriptedProvider(load_script(choice.script), choice.model)
+    if choice.provider == "anthropic":
+        from wavehost.session.providers.anthropic_messages import AnthropicProvider
+
+        return AnthropicProvider(choice.model)
+    from wavehost.session.providers.openai_chat import OpenAIProvider
+
+    return OpenAIProvider(choice.model)
+
+
+__all__ = [
+    "PROVIDERS",
+    "Provider",
+    "ProviderChoice",
+    "ProviderError",
+    "chat_settings",
+    "choose",
+    "make_provider",
+]

@@ -1,0 +1,76 @@
+"""The `scripted` provider: replays model turns from a JSON file (demos, tests, benchmarks).
+
+The file is a list of turns (or `{"turns": [...]}`); each model call takes the next one:
+`{"text": "…", "tool_calls": [{"name": "Write", "input": {…}, "id"?: "…"}]}`. The test suite's fake
+HTTP server speaks the real wire protocols from the same turns, so one script drives either.
+"""
+
+import json
+import uuid
+from collections.abc import AsyncGenerator, Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from wavehost.session.messages import ToolCall
+from wavehost.session.providers.base import ModelRequest, ProviderError, StreamEvent, TextDelta
+
+
+class ScriptedToolCall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    input: dict[str, Any] = {}
+    id: str = Field(default_factory=lambda: f"toolu_{uuid.uuid4().hex[:20]}")
+
+
+class ScriptedTurn(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    text: str = ""
+    tool_calls: list[ScriptedToolCall] = Field(default=[], alias="toolCalls")
+
+    def chunks(self, size: int = 16) -> list[str]:
+        """The text in small pieces, the way a model streams it."""
+        return [self.text[i : i + size] for i in range(0, len(self.text), size)]
+
+
+_TURNS = TypeAdapter(list[ScriptedTurn])
+
+
+def load_script(path: Path) -> list[ScriptedTurn]:
+    try:
+        raw: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise ProviderError(f"cannot read the script {path}: {err}") from err
+    if isinstance(raw, dict):
+        raw = raw.get("turns")
+    try:
+        return _TURNS.validate_python(raw)
+    except ValidationError as err:
+        raise ProviderError(f"invalid script {path}: {err}") from err
+
+
+class ScriptedProvider:
+    name = "scripted"
+
+    def __init__(self, turns: Sequence[ScriptedTurn], model: str = "scripted") -> None:
+        self.model = model
+        self.turns = list(turns)
+        self.requests: list[ModelRequest] = []
+
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
+        self.requests.append(request)
+        index = len(self.requests) - 1
+        if index >= len(self.turns):
+            raise ProviderError(
+                f"the scripted provider has no turn left ({len(self.turns)} in the script)"
+            )
+        turn = self.turns[index]
+        for chunk in turn.chunks():
+            await anyio.lowlevel.checkpoint()  # let updates flow as with a real stream
+            yield TextDelta(chunk)
+        for call in turn.tool_calls:
+            yield ToolCall(call.id, call.name, call.input)

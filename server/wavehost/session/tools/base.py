@@ -1,0 +1,93 @@
+"""What every tool shares: the workspace it acts on, its result, input validation.
+
+Tools carry Claude Code's names and input fields so hooks written for Claude Code match them
+unchanged. `ToolResult.response` is the `tool_response` PostToolUse hooks receive: always a
+`success` flag, and `filePath` for the file tools.
+"""
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+ToolKind = Literal["read", "edit", "execute"]  # what the permission mode looks at
+
+
+@dataclass
+class Workspace:
+    """Where tools act. `cwd` follows the shell's `cd`; `root` never moves."""
+
+    root: Path
+    cwd: Path
+
+    def resolve(self, path: str) -> Path:
+        candidate = Path(path).expanduser()
+        return candidate if candidate.is_absolute() else self.cwd / candidate
+
+    def spawn_dir(self) -> Path:
+        """The cwd for a new process: the root when the workdir was deleted under us."""
+        return self.cwd if self.cwd.is_dir() else self.root
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    ok: bool
+    text: str  # what the model sees: the output, or the failure text
+    response: dict[str, Any] = field(default_factory=dict)  # `tool_response` for hooks
+
+    @classmethod
+    def success(cls, text: str, **response: Any) -> "ToolResult":
+        return cls(True, text, {"success": True, **response})
+
+    @classmethod
+    def failure(cls, error: str, **response: Any) -> "ToolResult":
+        return cls(False, error, {"success": False, "error": error, **response})
+
+
+class ToolError(Exception):
+    """An expected failure; its message is the text the model sees."""
+
+
+class ToolInput(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+InputT = TypeVar("InputT", bound=ToolInput)
+
+
+class Tool(ABC, Generic[InputT]):
+    name: ClassVar[str]
+    description: ClassVar[str]
+    kind: ClassVar[ToolKind]
+    input_model: type[InputT]
+
+    def input_schema(self) -> dict[str, Any]:
+        return self.input_model.model_json_schema(by_alias=True)
+
+    async def __call__(self, raw: dict[str, Any], workspace: Workspace) -> ToolResult:
+        try:
+            args = self.input_model.model_validate(raw)
+        except ValidationError as err:
+            issues = "\n".join(
+                f"- {'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in err.errors()
+            )
+            return ToolResult.failure(
+                f"InputValidationError: {self.name} failed due to the following issues:\n{issues}"
+            )
+        try:
+            return await self.run(args, workspace)
+        except ToolError as err:
+            return ToolResult.failure(str(err), **self.failure_fields(args, workspace))
+        except OSError as err:
+            reason = err.strerror or str(err)
+            where = f": {err.filename}" if err.filename else ""
+            return ToolResult.failure(f"{reason}{where}", **self.failure_fields(args, workspace))
+
+    def failure_fields(self, args: InputT, workspace: Workspace) -> dict[str, Any]:
+        """Extra `tool_response` fields on failure (the file tools add `filePath`)."""
+        return {}
+
+    @abstractmethod
+    async def run(self, args: InputT, workspace: Workspace) -> ToolResult: ...

@@ -1,0 +1,162 @@
+"""Glob and Grep: finding files and text in the workspace (Claude Code's inputs and modes).
+
+Both walk the tree in a worker thread, newest files first as Claude Code lists them, and skip
+version-control and dependency folders that would drown the results.
+"""
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+import anyio
+from pydantic import Field
+
+from wavehost.session.tools.base import Tool, ToolError, ToolInput, ToolResult, Workspace
+
+RESULT_LIMIT = 100
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
+
+
+def _search_root(path: str | None, workspace: Workspace) -> Path:
+    root = workspace.resolve(path) if path else workspace.spawn_dir()
+    if not root.exists():
+        raise ToolError(f"Path does not exist: {root}")
+    return root
+
+
+def _newest_first(paths: list[Path]) -> list[Path]:
+    def mtime(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    return sorted(paths, key=lambda p: (-mtime(p), str(p)))
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    if root.is_file():
+        yield root
+        return
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        for name in sorted(files):
+            yield Path(folder) / name
+
+
+class GlobInput(ToolInput):
+    pattern: str = Field(description='The glob pattern to match files against, e.g. "**/*.py"')
+    path: str | None = Field(None, description="The directory to search in (default: the cwd)")
+
+
+def _glob(root: Path, pattern: str) -> list[Path]:
+    if Path(pattern).is_absolute():
+        root, pattern = Path("/"), pattern.lstrip("/")  # Path.glob takes relative patterns
+    skipped = SKIPPED_DIRS.intersection
+    found = [
+        p for p in root.glob(pattern) if p.is_file() and not skipped(p.relative_to(root).parts[:-1])
+    ]
+    return _newest_first(found)
+
+
+class Glob(Tool[GlobInput]):
+    name = "Glob"
+    kind = "read"
+    description = "Finds files by glob pattern (e.g. **/*.ts), newest first."
+    input_model = GlobInput
+
+    async def run(self, args: GlobInput, workspace: Workspace) -> ToolResult:
+        root = _search_root(args.path, workspace)
+        found = await anyio.to_thread.run_sync(_glob, root, args.pattern)
+        truncated = len(found) > RESULT_LIMIT
+        names = [str(p) for p in found[:RESULT_LIMIT]]
+        text = "\n".join(names) if names else "No files found"
+        if truncated:
+            text += "\n(Results are truncated. Consider using a more specific path or pattern.)"
+        return ToolResult.success(text, filenames=names, numFiles=len(names), truncated=truncated)
+
+
+class GrepInput(ToolInput):
+    pattern: str = Field(description="The regular expression to search for in file contents")
+    path: str | None = Field(None, description="File or directory to search (default: the cwd)")
+    glob: str | None = Field(None, description='Only files matching this glob, e.g. "*.py"')
+    output_mode: Literal["content", "files_with_matches", "count"] = Field(
+        "files_with_matches",
+        description="content: matching lines; files_with_matches: file paths; count: per file",
+    )
+    case_insensitive: bool = Field(False, alias="-i", description="Case insensitive search")
+    line_numbers: bool = Field(True, alias="-n", description="Show line numbers (content mode)")
+    head_limit: int | None = Field(None, ge=1, description="Only the first N results")
+
+
+def _text_lines(path: Path) -> list[str] | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data[:8192]:
+        return None  # binary
+    return data.decode("utf-8", errors="replace").splitlines()
+
+
+def _grep(root: Path, args: GrepInput) -> tuple[list[str], list[str]]:
+    """(result lines, files that matched)."""
+    flags = re.IGNORECASE if args.case_insensitive else 0
+    try:
+        regex = re.compile(args.pattern, flags)
+    except re.error as err:
+        raise ToolError(f"Invalid regular expression {args.pattern!r}: {err}") from None
+    matched: list[Path] = []
+    lines_out: dict[Path, list[str]] = {}
+    for path in _walk(root):
+        if args.glob and not (
+            fnmatch.fnmatch(path.name, args.glob) or fnmatch.fnmatch(str(path), args.glob)
+        ):
+            continue
+        lines = _text_lines(path)
+        if lines is None:
+            continue
+        hits = [(n, line) for n, line in enumerate(lines, 1) if regex.search(line)]
+        if hits:
+            matched.append(path)
+            if args.output_mode == "content":
+                lines_out[path] = [
+                    f"{path}:{n}:{line}" if args.line_numbers else f"{path}:{line}"
+                    for n, line in hits
+                ]
+            elif args.output_mode == "count":
+                lines_out[path] = [f"{path}:{len(hits)}"]
+    ordered = _newest_first(matched)
+    if args.output_mode == "files_with_matches":
+        results = [str(p) for p in ordered]
+    else:
+        results = [line for p in ordered for line in lines_out[p]]
+    return results, [str(p) for p in ordered]
+
+
+class Grep(Tool[GrepInput]):
+    name = "Grep"
+    kind = "read"
+    description = (
+        "Searches file contents with a regular expression. output_mode files_with_matches "
+        "(default) lists files, content shows matching lines, count counts per file."
+    )
+    input_model = GrepInput
+
+    async def run(self, args: GrepInput, workspace: Workspace) -> ToolResult:
+        root = _search_root(args.path, workspace)
+        results, files = await anyio.to_thread.run_sync(_grep, root, args)
+        if args.head_limit is not None:
+            results = results[: args.head_limit]
+        if not results:
+            text = "No matches found" if args.output_mode == "content" else "No files found"
+        elif args.output_mode == "files_with_matches":
+            text = f"Found {len(results)} file{'s' * (len(results) != 1)}\n" + "\n".join(results)
+        else:
+            text = "\n".join(results)
+        return ToolResult.success(
+            text, mode=args.output_mode, filenames=files, numFiles=len(files), numLines=len(results)
+        )

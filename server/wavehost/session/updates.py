@@ -1,0 +1,42 @@
+"""What a session reports while it runs; the LSP layer turns these into `wave/chat/updated`.
+
+Listeners are called synchronously from the session's task, with the live message: serialise it
+right away (`message.to_wire()`) if it must outlive the call.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from wavehost.session.messages import AssistantMessage, UserMessage
+
+SessionStatus = Literal["idle", "running"]
+
+
+@dataclass(frozen=True, slots=True)
+class MessageChanged:
+    """A message was added or changed (streamed text, a tool's status, a notice)."""
+
+    session_id: str
+    index: int
+    message: UserMessage | AssistantMessage
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRemoved:
+    """A message left the conversation (a prompt a UserPromptSubmit hook blocked)."""
+
+    session_id: str
+    index: int
+    message_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChanged:
+    session_id: str
+    status: SessionStatus
+    queued: int  # user messages waiting for the running turn to end
+
+
+SessionUpdate = MessageChanged | MessageRemoved | StatusChanged
+UpdateListener = Callable[[SessionUpdate], None]

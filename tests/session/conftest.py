@@ -1,0 +1,151 @@
+"""Session tests: a temporary HOME and project, real hook processes, the fake model server.
+
+`chat(turns, "prompt", hooks=...)` writes the hooks into the project's `.wave/settings.json`,
+points the official SDK at the fake server, runs the prompts to idle and closes the session.
+"""
+
+import json
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.session.fake_llm import FakeLLM, HttpError, Responder, serve
+from wavehost.session.loop import ChatSession, SessionConfig, open_session
+from wavehost.session.messages import AssistantMessage, NoticeBlock, ToolBlock, UserMessage
+from wavehost.session.permissions import PermissionAsker
+from wavehost.session.providers import ProviderChoice, make_provider
+from wavehost.session.providers.scripted import ScriptedToolCall, ScriptedTurn
+
+TIMEOUT = 30  # seconds; generous, for slow CI machines
+
+
+def turn(text: str = "", *calls: tuple[str, dict[str, Any]]) -> ScriptedTurn:
+    return ScriptedTurn(text=text, tool_calls=[ScriptedToolCall(name=n, input=i) for n, i in calls])
+
+
+def hooks_for(event: str, *commands: str, matcher: str | None = None) -> dict[str, Any]:
+    group: dict[str, Any] = {"hooks": [{"type": "command", "command": c} for c in commands]}
+    if matcher is not None:
+        group["matcher"] = matcher
+    return {event: [group]}
+
+
+def merge(*configs: dict[str, Any]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for config in configs:
+        for event, groups in config.items():
+            merged.setdefault(event, []).extend(groups)
+    return merged
+
+
+def users(messages: Sequence[Any]) -> list[UserMessage]:
+    return [m for m in messages if isinstance(m, UserMessage)]
+
+
+def tools(messages: Sequence[Any]) -> list[ToolBlock]:
+    return [b for m in messages if isinstance(m, AssistantMessage) for b in m.tools()]
+
+
+def notices(messages: Sequence[Any]) -> list[NoticeBlock]:
+    return [b for m in messages if isinstance(m, AssistantMessage) for b in m.notices()]
+
+
+async def until(condition: Callable[[], bool], limit: float = TIMEOUT) -> None:
+    """Wait for something outside the event loop (a process, a file) to become true."""
+    import anyio
+
+    with anyio.fail_after(limit):
+        while not condition():
+            await anyio.sleep(0.02)
+
+
+@dataclass
+class Chat:
+    session: ChatSession
+    llm: FakeLLM
+
+    @property
+    def messages(self) -> list[Any]:
+        return self.session.messages
+
+
+@dataclass
+class ChatRunner:
+    home: Path
+    project: Path
+    monkeypatch: pytest.MonkeyPatch
+
+    def write_hooks(self, hooks: dict[str, Any]) -> None:
+        settings = self.project / ".wave" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps({"hooks": hooks}), encoding="utf-8")
+
+    @asynccontextmanager
+    async def open(
+        self,
+        turns: Sequence[ScriptedTurn | HttpError] = (),
+        *,
+        hooks: dict[str, Any] | None = None,
+        programmatic: dict[str, Any] | None = None,
+        provider: str = "anthropic",
+        mode: Any = "bypassPermissions",
+        ask: PermissionAsker | None = None,
+        respond: Responder | None = None,
+        resume: str | None = None,
+        listeners: Sequence[Callable[[Any], None]] = (),
+    ) -> AsyncIterator[Chat]:
+        if hooks is not None:
+            self.write_hooks(hooks)
+        async with serve(turns, respond) as llm:
+            self.monkeypatch.setenv("ANTHROPIC_BASE_URL", llm.url)
+            self.monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+            self.monkeypatch.setenv("OPENAI_BASE_URL", f"{llm.url}/v1")
+            self.monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+            config = SessionConfig(
+                root=self.project,
+                provider=make_provider(ProviderChoice(provider, f"fake-{provider}")),
+                permission_mode=mode,
+                hooks=programmatic,
+                ask_permission=ask,
+                listeners=list(listeners),
+            )
+            async with open_session(config, resume=resume) as session:
+                yield Chat(session, llm)
+
+    async def __call__(
+        self, turns: Sequence[ScriptedTurn | HttpError], *prompts: str, **options: Any
+    ) -> Chat:
+        import anyio
+
+        async with self.open(turns, **options) as chat:
+            for prompt in prompts:
+                chat.session.send(prompt)
+            with anyio.fail_after(TIMEOUT):
+                await chat.session.wait_idle()
+        return chat
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("WAVE_PROVIDER", "WAVE_MODEL", "WAVE_SCRIPT"):
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    project.mkdir()
+    return project
+
+
+@pytest.fixture
+def chat(home: Path, project: Path, monkeypatch: pytest.MonkeyPatch) -> ChatRunner:
+    return ChatRunner(home, project, monkeypatch)

@@ -1,0 +1,221 @@
+"""Where hooks run after `cd`, SessionStart/SessionEnd, programmatic hooks, transcripts, resume,
+cancellation."""
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from tests.session.conftest import ChatRunner, hooks_for, merge, tools, turn, until, users
+from tests.session.fake_llm import serve
+from wavehost.hooks.catalogue import Event
+from wavehost.session import transcript
+from wavehost.session.host import SessionHost
+from wavehost.session.loop import SessionConfig
+from wavehost.session.providers import ProviderChoice, make_provider
+
+WHERE = 'printf "%s\\n%s\\n" "$(pwd)" "$WAVE_PROJECT_DIR" > {out}; cat > {out}.json'
+
+
+async def test_after_cd_hooks_run_in_the_new_workdir_and_wave_project_dir_stays_the_root(
+    chat: ChatRunner, project: Path
+) -> None:
+    (project / "packages" / "code").mkdir(parents=True)
+    out = project.parent / "where"
+    moved = project.parent / "moved.json"
+    hooks = merge(
+        hooks_for("PostToolUse", WHERE.format(out=out), matcher="Bash"),
+        hooks_for("CwdChanged", f"cat > {moved}"),
+    )
+    call = ("Bash", {"command": "cd packages/code"})
+    result = await chat([turn("", call), turn("done")], "cd", hooks=hooks)
+
+    spawn_dir, project_dir = out.read_text().splitlines()
+    assert spawn_dir == str(project / "packages" / "code")
+    assert project_dir == str(project)
+    assert json.loads(out.with_name("where.json").read_text())["cwd"] == str(
+        project / "packages" / "code"
+    )
+    assert result.session.workspace.cwd == project / "packages" / "code"
+    change = json.loads(moved.read_text())
+    assert (change["old_cwd"], change["new_cwd"]) == (str(project), spawn_dir)
+
+
+async def test_the_workdir_persists_between_bash_calls(chat: ChatRunner, project: Path) -> None:
+    (project / "sub").mkdir()
+    calls = [
+        turn("", ("Bash", {"command": "cd sub"})),
+        turn("", ("Bash", {"command": "pwd"})),
+        turn("ok"),
+    ]
+    result = await chat(calls, "go")
+
+    assert tools(result.messages)[1].result == str(project / "sub")
+
+
+async def test_hooks_still_start_when_the_workdir_was_deleted(
+    chat: ChatRunner, project: Path
+) -> None:
+    out = project.parent / "where"
+    hooks = hooks_for("PostToolUse", WHERE.format(out=out), matcher="Bash")
+    call = ("Bash", {"command": 'mkdir gone && cd gone && rmdir "$PWD"'})
+    result = await chat([turn("", call), turn("done")], "go", hooks=hooks)
+
+    assert result.session.workspace.cwd == project / "gone"
+    spawn_dir, project_dir = out.read_text().splitlines()
+    assert spawn_dir == project_dir == str(project)  # spawned at the root, not ENOENT
+
+
+async def test_session_start_fires_on_startup_and_resume_and_session_end_on_close(
+    chat: ChatRunner, project: Path
+) -> None:
+    log = project.parent / "lifecycle.jsonl"
+    command = f"python3 -c \"import sys; open('{log}', 'a').write(sys.stdin.read() + '\\n')\""
+    context = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "ctx"}}
+    hooks = merge(
+        hooks_for("SessionStart", command, f"echo '{json.dumps(context)}'"),
+        hooks_for("SessionEnd", command),
+    )
+    first = await chat([turn("hi")], "one", hooks=hooks)
+    second = await chat([turn("again")], "two", resume=first.session.id)
+
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(e["hook_event_name"], e.get("source") or e.get("reason")) for e in events] == [
+        ("SessionStart", "startup"),
+        ("SessionEnd", "other"),
+        ("SessionStart", "resume"),
+        ("SessionEnd", "other"),
+    ]
+    assert second.session.id == first.session.id
+    reminder = "<system-reminder>\nSessionStart hook additional context: ctx\n</system-reminder>"
+    assert users(first.messages)[0].content == reminder
+    assert users(first.messages)[0].is_meta
+    assert [m.content for m in users(second.messages)] == [reminder, "one", reminder, "two"]
+
+
+async def test_the_transcript_holds_the_conversation_and_resume_continues_it(
+    chat: ChatRunner, project: Path, home: Path
+) -> None:
+    (project / "sub").mkdir()
+    first = await chat([turn("", ("Bash", {"command": "cd sub"})), turn("answer one")], "one")
+    path = home / ".wave" / "sessions" / f"session_{first.session.id}.json"
+    saved = json.loads(path.read_text())
+    assert [m["role"] for m in saved["state"]["messages"]] == ["user", "assistant", "assistant"]
+    assert saved["state"]["messages"][0] == {
+        "role": "user",
+        "id": first.messages[0].id,
+        "content": "one",
+        "isMeta": False,
+    }
+    assert saved["workdir"] == str(project / "sub")
+
+    second = await chat([turn("answer two")], "two", resume=first.session.id)
+    assert second.session.workspace.cwd == project / "sub"
+    request = second.llm.request_texts()[0]
+    assert "answer one" in request
+    assert "two" in request
+    reloaded = transcript.load(first.session.id)
+    assert [m.role for m in reloaded.state.messages] == [
+        "user",
+        "assistant",
+        "assistant",
+        "user",
+        "assistant",
+    ]
+
+
+async def test_programmatic_hooks_exist_only_when_given_and_run_before_file_hooks(
+    chat: ChatRunner,
+) -> None:
+    programmatic = hooks_for("UserPromptSubmit", "echo from-code")
+    files = hooks_for("UserPromptSubmit", "echo from-file")
+    with_code = await chat([turn("ok")], "go", hooks=files, programmatic=programmatic)
+    assert [m.content for m in users(with_code.messages) if m.is_meta] == ["from-code\nfrom-file"]
+
+    stop = {"Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]}
+    with_stop = await chat([], hooks={}, programmatic=stop)
+    assert with_stop.session.engine.has_hooks(Event.Stop)
+    without = await chat([], hooks={})
+    assert not without.session.engine.has_hooks(Event.Stop)
+
+
+async def test_cancel_kills_the_running_tool_and_keeps_the_session_usable(
+    chat: ChatRunner, project: Path
+) -> None:
+    pid_file = project / "pid"
+    call = ("Bash", {"command": f"echo $$ > {pid_file}; sleep 60"})
+    async with chat.open([turn("", call), turn("after")]) as running:
+        session = running.session
+        session.send("sleep")
+        await until(lambda: pid_file.exists() and bool(pid_file.read_text().strip()))
+        session.cancel()
+        with anyio.fail_after(30):
+            await session.wait_idle()
+        [block] = tools(session.messages)
+        assert (block.status, block.error) == ("cancelled", "Interrupted by user")
+        pid = int(pid_file.read_text())
+        await until(lambda: not _alive(pid))
+        session.send("next")
+        with anyio.fail_after(30):
+            await session.wait_idle()
+    assert len(running.llm.requests) == 2
+    second: Any = running.llm.requests[1]["messages"]
+    results = [c for m in second for c in m["content"] if c["type"] == "tool_result"]
+    assert results[0]["content"] == "Interrupted by user"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def test_async_rewake_hook_exit_2_wakes_the_model_with_a_system_reminder(
+    chat: ChatRunner, project: Path
+) -> None:
+    go, done = project.parent / "go", project.parent / "done"
+    # Waits for the test's go-ahead, so the reply provably did not wait for it; fires once.
+    command = (
+        f"[ -f {done} ] && exit 0; while [ ! -f {go} ]; do sleep 0.05; done; touch {done}; "
+        "echo 'found a hardcoded key' >&2; exit 2"
+    )
+    hooks = {"Stop": [{"hooks": [{"type": "command", "command": command, "asyncRewake": True}]}]}
+    async with chat.open([turn("reply"), turn("looking at the key")], hooks=hooks) as running:
+        running.session.send("go")
+        with anyio.fail_after(30):
+            await running.session.wait_idle()
+        assert len(running.llm.requests) == 1
+        go.touch()
+        await until(lambda: len(running.llm.requests) >= 2)
+        with anyio.fail_after(30):
+            await running.session.wait_idle()
+    [meta] = [m for m in users(running.messages) if m.is_meta]
+    assert meta.content == "<system-reminder>\nfound a hardcoded key\n</system-reminder>"
+    assert running.messages[-1].text() == "looking at the key"
+
+
+async def test_a_host_keeps_sessions_open_between_requests_and_closes_them(
+    chat: ChatRunner, project: Path
+) -> None:
+    log = project.parent / "end.json"
+    chat.write_hooks(hooks_for("SessionEnd", f"cat > {log}"))
+    async with serve([turn("one"), turn("two")]) as llm, anyio.create_task_group() as group:
+        chat.monkeypatch.setenv("ANTHROPIC_BASE_URL", llm.url)
+        chat.monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        host = SessionHost(group)
+        provider = make_provider(ProviderChoice("anthropic", "fake"))
+        session = await host.open(SessionConfig(root=project, provider=provider))
+        for prompt in ("first", "second"):
+            host.get(session.id).send(prompt)
+            with anyio.fail_after(30):
+                await session.wait_idle()
+        assert [m.content for m in users(session.messages)] == ["first", "second"]
+        await host.close(session.id)
+        assert json.loads(log.read_text())["session_id"] == session.id
+        with pytest.raises(KeyError):
+            host.get(session.id)
