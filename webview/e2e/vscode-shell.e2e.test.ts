@@ -1,0 +1,236 @@
+/**
+ * The page as the VS Code extension hosts it, in real Chromium: the only fake is the VS Code API
+ * (`acquireVsCodeApi`, which exists only inside VS Code), played by this test as the extension.
+ * The HTML is what an extension writes (a CSP that allows only its own resources, no inline
+ * script), and the bundle is the real build.
+ */
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { DIST, SCREENSHOTS, collectProblems, launchBrowser } from "./harness";
+
+const ORIGIN = "https://vscode-webview.test";
+const CSP = `default-src 'none'; script-src ${ORIGIN}; style-src ${ORIGIN}; img-src ${ORIGIN} data:; font-src ${ORIGIN}`;
+
+type Envelope = Record<string, unknown> & { kind: string };
+
+class FakeExtension {
+  readonly posted: Envelope[] = [];
+  private answers = new Map<string, (params: unknown) => unknown>();
+  constructor(readonly page: Page) {}
+
+  static async open(browser: Browser, view: "chat" | "settings", colorScheme: "light" | "dark" = "light") {
+    const page = await browser.newPage({ viewport: { width: 900, height: 760 }, colorScheme });
+    const host = new FakeExtension(page);
+    const problems = collectProblems(page);
+    await page.exposeBinding("__fakeVsCodePost", (_source, message: Envelope) => host.receive(message));
+    // The mocked VS Code API, installed before the page's own script runs.
+    await page.addInitScript(() => {
+      const w = window as unknown as Record<string, unknown>;
+      w.acquireVsCodeApi = () => ({
+        postMessage: (m: unknown) => (w.__fakeVsCodePost as (m: unknown) => void)(m),
+        getState: () => undefined,
+        setState: () => undefined,
+      });
+    });
+    await page.route(`${ORIGIN}/**`, async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      if (path === "/index.html") {
+        const html =
+          `<!doctype html><html data-locale="zh-CN"><head><meta charset="utf-8">` +
+          `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
+          `<link rel="stylesheet" href="${ORIGIN}/assets/webview.css">` +
+          `<script type="module" src="${ORIGIN}/assets/webview.js"></script></head>` +
+          `<body data-view="${view}"></body></html>`;
+        return route.fulfill({ body: html, contentType: "text/html" });
+      }
+      const file = join(DIST, path);
+      if (!existsSync(file)) return route.fulfill({ status: 404, body: "" });
+      const type = path.endsWith(".js") ? "text/javascript" : path.endsWith(".css") ? "text/css" : "application/octet-stream";
+      return route.fulfill({ body: readFileSync(file), contentType: type });
+    });
+    return { host, page, problems };
+  }
+
+  on(method: string, answer: (params: unknown) => unknown): void {
+    this.answers.set(method, answer);
+  }
+
+  private silenced = new Set<string>();
+  silence(method: string): void {
+    this.silenced.add(method);
+  }
+
+  private receive(message: Envelope): void {
+    this.posted.push(message);
+    if (message.kind === "request" && !this.silenced.has(message.method as string)) {
+      const answer = this.answers.get(message.method as string);
+      const reply = answer
+        ? { kind: "response", id: message.id, result: answer(message.params) }
+        : { kind: "response", id: message.id, error: { code: -32601, message: "not handled" } };
+      void this.deliver(reply);
+    }
+  }
+
+  /** `webview.postMessage(...)`: a `message` event in the page. */
+  async deliver(message: unknown): Promise<void> {
+    await this.page.evaluate((m) => window.dispatchEvent(new MessageEvent("message", { data: m })), message);
+  }
+}
+
+const SESSION = "s-1";
+const CONVERSATION = [
+  { role: "user", id: "u1", content: "删除 build 目录" },
+  { role: "user", id: "m1", content: "<system-reminder>项目约定：使用 pnpm</system-reminder>", isMeta: true },
+  {
+    role: "assistant",
+    id: "a1",
+    blocks: [
+      { type: "text", text: "我来**删除** `build`：<script>window.__pwned = true</script><img src=\"data:,\" onerror=\"window.__pwned=true\">" },
+      {
+        type: "tool",
+        id: "t1",
+        name: "Bash",
+        input: { command: "rm -rf build" },
+        status: "error",
+        error: "PreToolUse:Bash hook error: Refusing to run rm -rf",
+      },
+      { type: "tool", id: "t2", name: "Read", input: { file_path: "README.md" }, status: "success", result: "# demo" },
+      { type: "text", text: "钩子阻止了这条命令。\n\n- 可以改用 `git clean`" },
+      { type: "notice", level: "info", text: "Stop hook ran: reply finished", event: "Stop" },
+      { type: "notice", level: "warning", text: "PostToolUse hook exited 1: lint failed", event: "PostToolUse" },
+      { type: "notice", level: "error", text: "UserPromptSubmit blocked: secrets in prompt", event: "UserPromptSubmit" },
+    ],
+  },
+];
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("chat panel (VS Code shell)", () => {
+  it("renders the conversation: Markdown sanitised, tool blocks, notices by level, isMeta hidden", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "chat");
+    host.on("wave/chat/open", () => ({ sessionId: SESSION, messages: CONVERSATION, status: "idle", queued: 0 }));
+    await page.goto(`${ORIGIN}/index.html`);
+    const panel = page.locator("wave-chat-panel");
+    await panel.locator("[data-role=assistant]").waitFor();
+
+    const users = await panel.locator("[data-role=user]").allInnerTexts();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toContain("删除 build 目录");
+    expect(await panel.innerText()).not.toContain("system-reminder");
+
+    const markdown = panel.locator(".markdown").first();
+    expect(await markdown.locator("strong").innerText()).toBe("删除");
+    expect(await markdown.locator("code").innerText()).toBe("build");
+    expect(await panel.locator("script, img[onerror]").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+
+    const bash = panel.locator(".tool[data-tool=Bash]");
+    expect(await bash.getAttribute("data-status")).toBe("error");
+    expect(await bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing to run rm -rf");
+    expect(await panel.locator(".tool[data-tool=Read]").innerText()).toContain("成功");
+
+    const notices = panel.locator(".notice");
+    expect(await notices.evaluateAll((els) => els.map((e) => e.getAttribute("data-level")))).toEqual([
+      "info",
+      "warning",
+      "error",
+    ]);
+    expect(await notices.first().innerText()).toContain("Stop hook ran: reply finished");
+    expect(await panel.locator(".notice[role=alert]").count()).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, "chat-panel.png"), fullPage: true });
+    // Chromium reports the attacker's onerror when DOMPurify parses the text in an inert document
+    // (and the CSP blocks it there too); it never reaches the page, as the checks above show.
+    const inlineHandler = /^Executing inline event handler violates the following Content Security Policy/;
+    expect(problems.filter((p) => !inlineHandler.test(p))).toEqual([]);
+  });
+
+  it("sends, queues while running, shows hook status messages, cancels and asks for permission", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "chat", "dark");
+    host.on("wave/chat/open", () => ({ sessionId: SESSION, messages: [], status: "idle", queued: 0 }));
+    host.on("wave/chat/send", () => ({}));
+    host.on("wave/chat/cancel", () => ({}));
+    await page.goto(`${ORIGIN}/index.html`);
+    const panel = page.locator("wave-chat-panel");
+    const input = panel.locator("textarea");
+    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled")).toBeNull();
+
+    // A prefill from the shell lands in the input, editable; Enter sends it as a user message.
+    await host.deliver({ kind: "shell", command: "prefill", args: { text: "帮我配一个用户级钩子" } });
+    await expect.poll(() => input.inputValue()).toBe("帮我配一个用户级钩子");
+    await input.press("End");
+    await input.pressSequentially("：Stop 时提醒我");
+    await input.press("Enter");
+    await expect.poll(() => host.posted.filter((m) => m.method === "wave/chat/send").length).toBe(1);
+    expect(host.posted.find((m) => m.method === "wave/chat/send")!.params).toEqual({
+      sessionId: SESSION,
+      text: "帮我配一个用户级钩子：Stop 时提醒我",
+    });
+    expect(await input.inputValue()).toBe("");
+
+    await host.deliver({
+      kind: "notification",
+      method: "wave/chat/updated",
+      params: { sessionId: SESSION, kind: "status", status: "running", queued: 0 },
+    });
+    await host.deliver({
+      kind: "notification",
+      method: "wave/chat/updated",
+      params: { sessionId: SESSION, kind: "hooks", running: [{ event: "PreToolUse", command: "./guard.sh", statusMessage: "正在检查命令…" }] },
+    });
+    await expect.poll(() => panel.getByTestId("running").innerText()).toContain("正在检查命令…");
+
+    await input.fill("再帮我看看 README");
+    await panel.locator("[data-action=send]").click();
+    await host.deliver({
+      kind: "notification",
+      method: "wave/chat/updated",
+      params: { sessionId: SESSION, kind: "status", status: "running", queued: 1 },
+    });
+    await expect.poll(() => panel.getByTestId("queued").innerText()).toContain("再帮我看看 README");
+
+    // The server asks; the user answers "always allow".
+    await host.deliver({
+      kind: "request",
+      id: "srv-1",
+      method: "wave/chat/requestPermission",
+      params: { sessionId: SESSION, toolUseId: "t9", toolName: "Write", toolInput: { file_path: "a.txt" }, permissionMode: "default" },
+    });
+    const prompt = panel.getByTestId("permission");
+    await expect.poll(() => prompt.innerText()).toContain("允许 Write 吗？");
+    await page.screenshot({ path: join(SCREENSHOTS, "chat-panel-dark-running.png"), fullPage: true });
+    await prompt.locator("[data-action=always]").click();
+    await expect
+      .poll(() => host.posted.find((m) => m.kind === "response" && m.id === "srv-1"))
+      .toEqual({ kind: "response", id: "srv-1", result: { decision: "alwaysAllow" } });
+    expect(await prompt.count()).toBe(0);
+
+    await panel.locator("[data-action=cancel]").click();
+    await expect.poll(() => host.posted.some((m) => m.method === "wave/chat/cancel")).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("settings page (VS Code shell)", () => {
+  it("says clearly that wavehost did not answer instead of loading forever", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "settings");
+    host.silence("wave/hooks/list"); // the extension never relays it (e.g. a server restarting)
+    await page.goto(`${ORIGIN}/index.html`);
+    await expect.poll(() => host.posted.some((m) => m.method === "wave/hooks/list")).toBe(true);
+    expect(host.posted[0]).toMatchObject({ kind: "shell", command: "ready", args: { view: "settings" } });
+    const error = page.getByTestId("load-error");
+    await expect.poll(() => error.isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(await error.innerText()).toContain("无法加载钩子列表：wavehost 没有及时响应");
+    expect(problems).toEqual([]);
+  });
+});
