@@ -144,7 +144,7 @@ describe("settings page: hooks tab", () => {
     await dialog.locator("[data-action=cancel]").click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
 
-    await row.locator("[data-action=delete]").click();
+    await row.locator("[data-action=delete]").press("Enter"); // keyboard works as well
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await page.keyboard.press("Escape");
     await expect.poll(() => dialog.isVisible()).toBe(false);
@@ -206,6 +206,11 @@ describe("settings page: hooks tab", () => {
     expect(frames.frames[open]!.data.params).toEqual({ path: ws.projectSettings });
     expect(frames.frames[answered]!.data.result).toMatchObject({ opened: true });
     expect([open < shown, shown < answered, answered < closed, closed < prefill]).toEqual([true, true, true, true]);
+    await page.screenshot({ path: join(SCREENSHOTS, "chat-prefilled-with-file-viewer.png"), fullPage: true });
+
+    // The chat view leads back to the settings page.
+    await page.locator("[data-action=open-settings]").click();
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2");
     expect(problems).toEqual([]);
   });
 
@@ -240,5 +245,24 @@ describe("settings page: hooks tab", () => {
     await expect.poll(() => page.getByTestId("count-user").innerText(), { timeout: 15_000 }).toBe("2");
     expect((await rows(page, "user").allInnerTexts()).join("\n")).toContain("./context.sh");
     await page.screenshot({ path: join(SCREENSHOTS, "settings-user-tab.png"), fullPage: true });
+  });
+
+  it("tells the user when wavehost goes away", async () => {
+    ws = standardWorkspace();
+    const { page } = await openSettings();
+    await server!.stop();
+    const banner = page.locator("wave-app [role=alert]").first();
+    await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain("与 wavehost 的连接已断开");
+  });
+
+  it("follows a dark colour scheme", async () => {
+    ws = standardWorkspace();
+    server = await startWeb(ws, "zh-CN");
+    const page = await browser.newPage({ viewport: { width: 1100, height: 600 }, colorScheme: "dark" });
+    await page.goto(server.url);
+    await page.getByTestId("count-user").waitFor();
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe("rgb(31, 31, 31)");
+    await page.screenshot({ path: join(SCREENSHOTS, "settings-dark.png"), fullPage: true });
   });
 });

@@ -164,6 +164,7 @@ export class WaveChatPanel extends LitElement {
       }
       textarea {
         flex: 1;
+        field-sizing: content; /* grows with a multi-line prefill (up to max-height) */
         min-height: 3.2em;
         max-height: 40vh;
         resize: vertical;

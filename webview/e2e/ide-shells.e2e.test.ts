@@ -1,8 +1,8 @@
 /**
- * The page as the VS Code extension hosts it, in real Chromium: the only fake is the VS Code API
- * (`acquireVsCodeApi`, which exists only inside VS Code), played by this test as the extension.
- * The HTML is what an extension writes (a CSP that allows only its own resources, no inline
- * script), and the bundle is the real build.
+ * The page as the IDE shells host it, in real Chromium. The only fakes are the IDE APIs, which
+ * exist only inside the IDEs: VS Code's `acquireVsCodeApi` and the JetBrains plugin's JCEF bridge
+ * object, played by this test as the extension / plugin. The HTML is what a shell writes (a CSP
+ * that allows only its own resources, no inline script), and the bundle is the real build.
  */
 
 import { existsSync, readFileSync } from "node:fs";
@@ -21,22 +21,40 @@ type Envelope = Record<string, unknown> & { kind: string };
 class FakeExtension {
   readonly posted: Envelope[] = [];
   private answers = new Map<string, (params: unknown) => unknown>();
-  constructor(readonly page: Page) {}
+  constructor(
+    readonly page: Page,
+    readonly ide: "vscode" | "jetbrains",
+  ) {}
 
-  static async open(browser: Browser, view: "chat" | "settings", colorScheme: "light" | "dark" = "light") {
+  static async open(
+    browser: Browser,
+    view: "chat" | "settings",
+    colorScheme: "light" | "dark" = "light",
+    ide: "vscode" | "jetbrains" = "vscode",
+  ) {
     const page = await browser.newPage({ viewport: { width: 900, height: 760 }, colorScheme });
-    const host = new FakeExtension(page);
+    const host = new FakeExtension(page, ide);
     const problems = collectProblems(page);
-    await page.exposeBinding("__fakeVsCodePost", (_source, message: Envelope) => host.receive(message));
-    // The mocked VS Code API, installed before the page's own script runs.
-    await page.addInitScript(() => {
-      const w = window as unknown as Record<string, unknown>;
-      w.acquireVsCodeApi = () => ({
-        postMessage: (m: unknown) => (w.__fakeVsCodePost as (m: unknown) => void)(m),
-        getState: () => undefined,
-        setState: () => undefined,
+    await page.exposeBinding("__fakeIdePost", (_source, message: Envelope) => host.receive(message));
+    // The mocked IDE API, installed before the page's own script runs.
+    if (ide === "vscode") {
+      await page.addInitScript(() => {
+        const w = window as unknown as Record<string, unknown>;
+        w.acquireVsCodeApi = () => ({
+          postMessage: (m: unknown) => (w.__fakeIdePost as (m: unknown) => void)(m),
+          getState: () => undefined,
+          setState: () => undefined,
+        });
       });
-    });
+    } else {
+      await page.addInitScript(() => {
+        const w = window as unknown as Record<string, unknown>;
+        // What the plugin injects: a JBCefJSQuery-backed object taking JSON text.
+        w.__waveJetBrainsBridge = {
+          postMessage: (json: string) => (w.__fakeIdePost as (m: unknown) => void)(JSON.parse(json)),
+        };
+      });
+    }
     await page.route(`${ORIGIN}/**`, async (route) => {
       const path = new URL(route.request().url()).pathname;
       if (path === "/index.html") {
@@ -76,9 +94,10 @@ class FakeExtension {
     }
   }
 
-  /** `webview.postMessage(...)`: a `message` event in the page. */
+  /** VS Code's `webview.postMessage(...)`, or the plugin's executeJavaScript with JSON text. */
   async deliver(message: unknown): Promise<void> {
-    await this.page.evaluate((m) => window.dispatchEvent(new MessageEvent("message", { data: m })), message);
+    const data = this.ide === "vscode" ? message : JSON.stringify(message);
+    await this.page.evaluate((m) => window.dispatchEvent(new MessageEvent("message", { data: m })), data);
   }
 }
 
@@ -231,6 +250,38 @@ describe("settings page (VS Code shell)", () => {
     const error = page.getByTestId("load-error");
     await expect.poll(() => error.isVisible(), { timeout: 30_000 }).toBe(true);
     expect(await error.innerText()).toContain("无法加载钩子列表：wavehost 没有及时响应");
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("JetBrains shell", () => {
+  it("talks through the injected bridge: the settings page lists, New hands over to the chat", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "settings", "light", "jetbrains");
+    host.on("wave/hooks/list", () => ({
+      project: { dir: "/p/my-app", name: "my-app" },
+      configFiles: [{ source: "user", path: "/h/.wave/settings.json", exists: true, readOnly: false }],
+      hooks: [
+        {
+          id: "h1",
+          source: "user",
+          path: "/h/.wave/settings.json",
+          readOnly: false,
+          event: "SessionStart",
+          matcher: "startup",
+          command: "./hello.sh",
+        },
+      ],
+      diagnostics: [],
+    }));
+    host.on("wave/hooks/prefill", () => ({ prompt: "帮我配一个用户级钩子：…", configPath: null }));
+    await page.goto(`${ORIGIN}/index.html`);
+    await expect.poll(() => page.getByTestId("count-user").innerText()).toBe("1");
+    expect(await page.locator("li.hook").innerText()).toContain("会话开始或恢复时");
+    await page.locator("[data-action=new]").first().click();
+    await expect
+      .poll(() => host.posted.filter((m) => m.kind === "shell").map((m) => m.command))
+      .toEqual(["ready", "closeSettings", "openChat"]);
+    expect(host.posted.at(-1)).toEqual({ kind: "shell", command: "openChat", args: { prefill: "帮我配一个用户级钩子：…" } });
     expect(problems).toEqual([]);
   });
 });
