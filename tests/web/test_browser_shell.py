@@ -12,6 +12,7 @@ import pytest
 
 from tests.workspace import Workspace, hook
 from wavehost.web.app import CSP, Running, check_dist, start
+from wavehost.web.lsp_client import ResponseError
 from wavehost.web.shell import path_from_uri
 
 TIMEOUT = 20
@@ -187,3 +188,23 @@ def test_a_missing_build_is_a_clear_error(tmp_path: Path) -> None:
 def test_file_uris_become_paths() -> None:
     assert path_from_uri("file:///tmp/a%20b/settings.json") == Path("/tmp/a b/settings.json")
     assert path_from_uri("https://example.com/x") is None
+
+
+async def test_a_server_request_is_answered_by_the_page(web: Running, page: PageSocket) -> None:
+    # The relay itself (wave/chat/requestPermission goes this way once the protocol has it).
+    asked = asyncio.create_task(web.shell._ask_page("wave/test/ask", {"toolName": "Write"}))
+    request = await page.receive()
+    assert request["kind"] == "request"
+    assert (request["method"], request["params"]) == ("wave/test/ask", {"toolName": "Write"})
+    await page.send({"kind": "response", "id": request["id"], "result": {"decision": "allow"}})
+    assert await asyncio.wait_for(asked, TIMEOUT) == {"decision": "allow"}
+
+
+async def test_a_question_to_a_page_that_closes_fails_instead_of_hanging(
+    web: Running, page: PageSocket
+) -> None:
+    asked = asyncio.create_task(web.shell._ask_page("wave/test/ask", {}))
+    await page.receive()
+    await page.socket.close()
+    with pytest.raises(ResponseError, match="the page was closed"):
+        await asyncio.wait_for(asked, TIMEOUT)

@@ -89,7 +89,7 @@ class BrowserShell:
         self.pages: list[Page] = []
         self.closed = asyncio.Event()
         self._ids = itertools.count(1)
-        self._page_answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._page_answers: dict[str, tuple[Page, asyncio.Future[dict[str, Any]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.lsp = LspClient(
             command or serve_command(),
@@ -177,7 +177,7 @@ class BrowserShell:
         page = self.pages[-1]  # the tab opened last is the one in front
         request_id = f"srv-{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._page_answers[request_id] = future
+        self._page_answers[request_id] = (page, future)
         try:
             await page.send(
                 {"kind": "request", "id": request_id, "method": method, "params": params}
@@ -196,7 +196,7 @@ class BrowserShell:
 
     def _server_exited(self, reason: str) -> None:
         log.error("%s", reason)
-        for future in self._page_answers.values():
+        for _, future in self._page_answers.values():
             if not future.done():
                 future.set_exception(ServerExitedError(reason))
         for page in list(self.pages):
@@ -226,15 +226,20 @@ class BrowserShell:
                     await self._from_page(page, envelope)
         finally:
             self.pages.remove(page)
+            # A question only this page could answer gets an answer now, not never.
+            for asked, future in self._page_answers.values():
+                if asked is page and not future.done():
+                    error = {"code": INTERNAL_ERROR, "message": "the page was closed"}
+                    future.set_result({"error": error})
 
     async def _from_page(self, page: Page, envelope: dict[str, Any]) -> None:
         kind = envelope.get("kind")
         if kind == "request":
             await self._relay(page, envelope)
         elif kind == "response":
-            future = self._page_answers.get(str(envelope.get("id")))
-            if future is not None and not future.done():
-                future.set_result(envelope)
+            pending = self._page_answers.get(str(envelope.get("id")))
+            if pending is not None and pending[0] is page and not pending[1].done():
+                pending[1].set_result(envelope)
         elif kind == "shell":
             args = envelope.get("args") if isinstance(envelope.get("args"), dict) else {}
             await self._shell_command(page, str(envelope.get("command")), args or {})
