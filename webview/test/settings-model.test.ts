@@ -81,3 +81,11 @@ describe("strings", () => {
     }
   });
 });
+
+describe("host locale", () => {
+  it("is Chinese for any zh locale and English otherwise", async () => {
+    const { langFor } = await import("../src/i18n");
+    expect(["zh-CN", "zh", "zh-TW", "ZH-cn"].map(langFor)).toEqual(["zh", "zh", "zh", "zh"]);
+    expect(["en-US", "fr", "", null, undefined].map(langFor)).toEqual(["en", "en", "en", "en", "en"]);
+  });
+});
