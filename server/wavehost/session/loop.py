@@ -20,9 +20,10 @@ import anyio
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
+from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
-from wavehost.hooks.outcome import NO_STDERR, Outcome
+from wavehost.hooks.outcome import NO_STDERR, Outcome, subject_of
 from wavehost.hooks.runner import HookContext
 from wavehost.session import transcript
 from wavehost.session.conversation import AnyMessage, Conversation
@@ -52,7 +53,13 @@ from wavehost.session.providers.base import (
     ToolSpec,
 )
 from wavehost.session.tools import BackgroundShells, Toolbox, ToolKind, Workspace, default_tools
-from wavehost.session.updates import SessionStatus, SessionUpdate, StatusChanged, UpdateListener
+from wavehost.session.updates import (
+    HooksRunning,
+    SessionStatus,
+    SessionUpdate,
+    StatusChanged,
+    UpdateListener,
+)
 
 log = logging.getLogger(__name__)
 
@@ -110,11 +117,13 @@ class ChatSession:
             self._emit,
         )
         self.status: SessionStatus = "idle"
+        self.running_hooks: tuple[str, ...] = ()  # statusMessages of the hooks running now
         self.turn_error: str | None = None  # why the last turn failed (blocked prompt, model)
         self.end_reason = "other"  # SessionEnd's reason when the session closes
         self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
         self._inbox_in, self._inbox_out = anyio.create_memory_object_stream[_Item](math.inf)
         self._queued_prompts = 0
+        self._reported: tuple[SessionStatus, int] = ("idle", 0)
         self._notifications: list[str] = []  # asyncRewake texts waiting for the model
         self._idle = anyio.Event()
         self._idle.set()
@@ -130,12 +139,23 @@ class ChatSession:
     def messages(self) -> list[AnyMessage]:
         return self.conversation.messages
 
+    @property
+    def queued(self) -> int:
+        """User prompts waiting for the running turn to end."""
+        return self._queued_prompts
+
+    @property
+    def busy(self) -> bool:
+        """A turn is running or about to: a prompt sent now waits for it."""
+        return not self._idle.is_set()
+
     def send(self, text: str) -> None:
         """Queue a prompt; it runs when the current turn (if any) is over."""
         if self._closed:
             raise RuntimeError("the session is closed")
         self._queued_prompts += 1
         self._enqueue(_Item("prompt", text))
+        self._set_status(self.status)  # reports the queue
 
     def cancel(self) -> None:
         """Interrupt the running turn: its tools and hooks are killed; queued prompts stay."""
@@ -154,8 +174,10 @@ class ChatSession:
             listener(update)
 
     def _set_status(self, status: SessionStatus) -> None:
-        if status != self.status:
-            self.status = status
+        """Report the status and the number of queued prompts whenever either changes."""
+        self.status = status
+        if (status, self._queued_prompts) != self._reported:
+            self._reported = (status, self._queued_prompts)
             self._emit(StatusChanged(self.id, status, self._queued_prompts))
 
     def _enqueue(self, item: _Item) -> None:
@@ -188,7 +210,22 @@ class ChatSession:
         assert self._hooks_bg is not None
         self.conversation.save()  # hooks read transcript_path: it must show everything so far
         context = HookContext(cwd=self.workspace.cwd, project_dir=self.root)
-        return await self.engine.dispatch(payload, context, self._hooks_bg)
+        shown = tuple(
+            h.status_message
+            for h in self.engine.matching(event_of(payload), subject_of(payload))
+            if h.status_message and not h.in_background
+        )
+        if not shown:
+            return await self.engine.dispatch(payload, context, self._hooks_bg)
+        self._hooks_running(shown)
+        try:
+            return await self.engine.dispatch(payload, context, self._hooks_bg)
+        finally:
+            self._hooks_running(())
+
+    def _hooks_running(self, status_messages: tuple[str, ...]) -> None:
+        self.running_hooks = status_messages
+        self._emit(HooksRunning(self.id, status_messages))
 
     def _apply(self, outcome: Outcome, *, meta: bool = True) -> None:
         """Do what the engine decided: notices to the user, isMeta messages to the model."""
