@@ -79,7 +79,12 @@ export interface WebServer {
   stop(): Promise<void>;
 }
 
-export async function startWeb(ws: Workspace, locale = "zh-CN", args: string[] = []): Promise<WebServer> {
+export async function startWeb(
+  ws: Workspace,
+  locale = "zh-CN",
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<WebServer> {
   const argv = ["web", "--project", ws.project, "--port", "0", "--locale", locale, ...args];
   if (AS_ROOT) {
     const drop = `setpriv --reuid=${NOBODY} --regid=${NOBODY} --clear-groups`;
@@ -87,7 +92,7 @@ export async function startWeb(ws: Workspace, locale = "zh-CN", args: string[] =
   }
   const child = spawn(WAVEHOST, argv, {
     cwd: ws.project,
-    env: { ...process.env, HOME: ws.home, WAVEHOST_WEBVIEW_DIST: DIST, PYTHONUNBUFFERED: "1" },
+    env: { ...process.env, HOME: ws.home, WAVEHOST_WEBVIEW_DIST: DIST, PYTHONUNBUFFERED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -127,6 +127,24 @@ const CONVERSATION = [
   },
 ];
 
+function opened(messages: unknown[]) {
+  return {
+    sessionId: SESSION,
+    transcriptPath: "/home/u/.wave/sessions/session_s-1.json",
+    status: "idle",
+    queued: 0,
+    permissionMode: "default",
+    provider: "scripted",
+    model: "scripted",
+    messages,
+  };
+}
+
+function updated(over: Record<string, unknown>) {
+  const params = { sessionId: SESSION, deltas: [], status: "running", queued: 0, runningHooks: [], ...over };
+  return { kind: "notification", method: "wave/chat/updated", params };
+}
+
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -138,7 +156,7 @@ afterAll(async () => {
 describe("chat panel (VS Code shell)", () => {
   it("renders the conversation: Markdown sanitised, tool blocks, notices by level, isMeta hidden", async () => {
     const { host, page, problems } = await FakeExtension.open(browser, "chat");
-    host.on("wave/chat/open", () => ({ sessionId: SESSION, messages: CONVERSATION, status: "idle", queued: 0 }));
+    host.on("wave/chat/open", () => opened(CONVERSATION));
     await page.goto(`${ORIGIN}/index.html`);
     const panel = page.locator("wave-chat-panel");
     await panel.locator("[data-role=assistant]").waitFor();
@@ -146,7 +164,9 @@ describe("chat panel (VS Code shell)", () => {
     const users = await panel.locator("[data-role=user]").allInnerTexts();
     expect(users).toHaveLength(1);
     expect(users[0]).toContain("删除 build 目录");
-    expect(await panel.innerText()).not.toContain("system-reminder");
+    const log = await panel.locator(".log").innerText();
+    expect(log).toContain("删除 build 目录");
+    expect(log).not.toContain("system-reminder");
 
     const markdown = panel.locator(".markdown").first();
     expect(await markdown.locator("strong").innerText()).toBe("删除");
@@ -176,9 +196,10 @@ describe("chat panel (VS Code shell)", () => {
 
   it("sends, queues while running, shows hook status messages, cancels and asks for permission", async () => {
     const { host, page, problems } = await FakeExtension.open(browser, "chat", "dark");
-    host.on("wave/chat/open", () => ({ sessionId: SESSION, messages: [], status: "idle", queued: 0 }));
-    host.on("wave/chat/send", () => ({}));
-    host.on("wave/chat/cancel", () => ({}));
+    host.on("wave/chat/open", () => opened([]));
+    let running = false;
+    host.on("wave/chat/send", () => ({ queued: running }));
+    host.on("wave/chat/cancel", () => ({ cancelled: true }));
     await page.goto(`${ORIGIN}/index.html`);
     const panel = page.locator("wave-chat-panel");
     const input = panel.locator("textarea");
@@ -197,25 +218,13 @@ describe("chat panel (VS Code shell)", () => {
     });
     expect(await input.inputValue()).toBe("");
 
-    await host.deliver({
-      kind: "notification",
-      method: "wave/chat/updated",
-      params: { sessionId: SESSION, kind: "status", status: "running", queued: 0 },
-    });
-    await host.deliver({
-      kind: "notification",
-      method: "wave/chat/updated",
-      params: { sessionId: SESSION, kind: "hooks", running: [{ event: "PreToolUse", command: "./guard.sh", statusMessage: "正在检查命令…" }] },
-    });
+    running = true;
+    await host.deliver(updated({ status: "running", runningHooks: ["正在检查命令…"] }));
     await expect.poll(() => panel.getByTestId("running").innerText()).toContain("正在检查命令…");
 
     await input.fill("再帮我看看 README");
     await panel.locator("[data-action=send]").click();
-    await host.deliver({
-      kind: "notification",
-      method: "wave/chat/updated",
-      params: { sessionId: SESSION, kind: "status", status: "running", queued: 1 },
-    });
+    await host.deliver(updated({ status: "running", queued: 1, runningHooks: ["正在检查命令…"] }));
     await expect.poll(() => panel.getByTestId("queued").innerText()).toContain("再帮我看看 README");
 
     // The server asks; the user answers "always allow".
@@ -223,7 +232,7 @@ describe("chat panel (VS Code shell)", () => {
       kind: "request",
       id: "srv-1",
       method: "wave/chat/requestPermission",
-      params: { sessionId: SESSION, toolUseId: "t9", toolName: "Write", toolInput: { file_path: "a.txt" }, permissionMode: "default" },
+      params: { sessionId: SESSION, toolUseId: "t9", toolName: "Write", toolInput: { file_path: "a.txt" }, mode: "default" },
     });
     const prompt = panel.getByTestId("permission");
     await expect.poll(() => prompt.innerText()).toContain("允许 Write 吗？");
@@ -231,7 +240,7 @@ describe("chat panel (VS Code shell)", () => {
     await prompt.locator("[data-action=always]").click();
     await expect
       .poll(() => host.posted.find((m) => m.kind === "response" && m.id === "srv-1"))
-      .toEqual({ kind: "response", id: "srv-1", result: { decision: "alwaysAllow" } });
+      .toEqual({ kind: "response", id: "srv-1", result: { allow: true, always: true } });
     expect(await prompt.count()).toBe(0);
 
     await panel.locator("[data-action=cancel]").click();

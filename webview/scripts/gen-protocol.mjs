@@ -84,6 +84,13 @@ export async function generate() {
       .map(([k, m]) => `  "${k}": { params: ${name(m.params)}; result: ${name(m.result)} };`),
     "}",
     "",
+    "/** Requests the server sends to the page (through the shell): params and result of each. */",
+    "export interface PageRequests {",
+    ...requests
+      .filter(([, m]) => m.direction === "serverToClient")
+      .map(([k, m]) => `  "${k}": { params: ${name(m.params)}; result: ${name(m.result)} };`),
+    "}",
+    "",
     "/** Notifications the server sends to the page. */",
     "export interface ServerNotifications {",
     ...notifications

@@ -11,21 +11,22 @@ import {
   type AssistantMessage,
   type Block,
   type ChatOpenResult,
-  type ChatUpdate,
+  type ChatRequestPermissionParams,
+  type ChatRequestPermissionResult,
+  type ChatSendResult,
+  type ChatUpdatedParams,
   type NoticeBlock,
-  type PermissionRequestParams,
-  type PermissionRequestResult,
   type ToolBlock,
 } from "../protocol/chat";
 import { plainReason } from "../settings/model";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { renderMarkdown } from "./markdown";
-import { type ChatState, EMPTY, apply, opened, sent, visibleMessages } from "./state";
+import { type ChatState, EMPTY, apply, opened, queued, visibleMessages } from "./state";
 
 interface PendingPermission {
-  params: PermissionRequestParams;
-  answer(result: PermissionRequestResult): void;
+  params: ChatRequestPermissionParams;
+  answer(result: ChatRequestPermissionResult): void;
 }
 
 /** The chat panel: the conversation, the input (prefillable), send / stop, permission prompts. */
@@ -201,9 +202,9 @@ export class WaveChatPanel extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.unsubscribe = this.rpc.onNotification(CHAT_METHODS.updated, (params) => {
-      this.chat = apply(this.chat, params as ChatUpdate);
+      this.chat = apply(this.chat, params as ChatUpdatedParams);
     });
-    this.rpc.onRequest(CHAT_METHODS.requestPermission, (params) => this.askPermission(params as PermissionRequestParams));
+    this.rpc.onRequest(CHAT_METHODS.requestPermission, (params) => this.askPermission(params as ChatRequestPermissionParams));
     void this.open();
   }
 
@@ -212,9 +213,14 @@ export class WaveChatPanel extends LitElement {
     this.unsubscribe?.();
   }
 
+  /** The session this page had open: a panel shown again continues it instead of a new one. */
+  private static sessionId: string | null = null;
+
   async open(): Promise<void> {
     try {
-      const result = await this.rpc.request<ChatOpenResult>(CHAT_METHODS.open, {});
+      const params = WaveChatPanel.sessionId ? { sessionId: WaveChatPanel.sessionId } : {};
+      const result = await this.rpc.request<ChatOpenResult>(CHAT_METHODS.open, params);
+      WaveChatPanel.sessionId = result.sessionId;
       this.chat = opened(result);
       this.unavailable = null;
     } catch (err) {
@@ -232,7 +238,7 @@ export class WaveChatPanel extends LitElement {
     });
   }
 
-  private askPermission(params: PermissionRequestParams): Promise<PermissionRequestResult> {
+  private askPermission(params: ChatRequestPermissionParams): Promise<ChatRequestPermissionResult> {
     return new Promise((resolve) => {
       const entry: PendingPermission = {
         params,
@@ -250,11 +256,11 @@ export class WaveChatPanel extends LitElement {
     if (!text || !this.chat.sessionId) return;
     this.error = null;
     const sessionId = this.chat.sessionId;
-    this.chat = sent(this.chat, text);
     this.input.value = "";
     this.draft = "";
     try {
-      await this.rpc.request(CHAT_METHODS.send, { sessionId, text });
+      const result = await this.rpc.request<ChatSendResult>(CHAT_METHODS.send, { sessionId, text });
+      if (result.queued) this.chat = queued(this.chat, text);
     } catch (err) {
       this.error = t("chat.sendFailed", { reason: plainReason(err) });
       this.input.value = text; // nothing is lost
@@ -329,7 +335,7 @@ export class WaveChatPanel extends LitElement {
   }
 
   private renderRunning() {
-    const messages = this.chat.hooks.map((h) => h.statusMessage).filter((m): m is string => !!m);
+    const messages = this.chat.runningHooks;
     return html`<div class="running" role="status" data-testid="running">
       <vscode-progress-ring></vscode-progress-ring>
       <span>${messages.length ? messages.join(" · ") : t("chat.running")}</span>
@@ -386,11 +392,11 @@ export class WaveChatPanel extends LitElement {
       <pre>${JSON.stringify(toolInput, null, 2)}</pre>
       ${reason ? html`<p class="muted">${t("permission.reason", { reason })}</p>` : nothing}
       <div class="buttons">
-        <vscode-button data-action="allow" @click=${() => p.answer({ decision: "allow" })}>${t("permission.allow")}</vscode-button>
-        <vscode-button secondary data-action="always" @click=${() => p.answer({ decision: "alwaysAllow" })}
+        <vscode-button data-action="allow" @click=${() => p.answer({ allow: true })}>${t("permission.allow")}</vscode-button>
+        <vscode-button secondary data-action="always" @click=${() => p.answer({ allow: true, always: true })}
           >${t("permission.always")}</vscode-button
         >
-        <vscode-button secondary data-action="deny" @click=${() => p.answer({ decision: "deny" })}>${t("permission.deny")}</vscode-button>
+        <vscode-button secondary data-action="deny" @click=${() => p.answer({ allow: false })}>${t("permission.deny")}</vscode-button>
       </div>
     </div>`;
   }

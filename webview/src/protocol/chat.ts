@@ -1,16 +1,33 @@
 /**
- * The chat methods' shapes, as the page uses them.
+ * The chat panel's view of the `wave/chat/*` protocol.
  *
- * PROVISIONAL: the `wave/chat/*` models belong to the session issue (issue 4) and will be
- * generated into generated.ts like the settings methods once the server defines them. Until then
- * this module mirrors the session runtime's message model (server/wavehost/session/messages.py on
- * the session branch: user messages with isMeta; assistant messages of text / tool / notice
- * blocks; StatusChanged with a queued count) so the panel can be adapted by changing this file.
+ * The wire types are generated (generated.ts). Fields the server always fills but whose schema
+ * has a default (`role`, `type`, `status`, `blocks`, …) come out optional there, so messages are
+ * normalised once at the boundary into the strict shapes below, which the panel renders.
  */
 
-export type NoticeLevel = "info" | "warning" | "error";
-export type ToolStatus = "pending" | "running" | "success" | "error" | "cancelled";
-export type SessionStatus = "idle" | "running";
+import type {
+  AssistantMessage as WireAssistant,
+  ChatUpdatedParams,
+  NoticeBlock as WireNotice,
+  TextBlock as WireText,
+  ToolBlock as WireTool,
+  UserMessage as WireUser,
+} from "./generated";
+
+export type {
+  ChatCancelResult,
+  ChatOpenParams,
+  ChatOpenResult,
+  ChatRequestPermissionParams,
+  ChatRequestPermissionResult,
+  ChatSendResult,
+  ChatUpdatedParams,
+} from "./generated";
+
+export type NoticeLevel = WireNotice["level"];
+export type ToolStatus = NonNullable<WireTool["status"]>;
+export type SessionStatus = ChatUpdatedParams["status"];
 
 export interface TextBlock {
   type: "text";
@@ -23,18 +40,16 @@ export interface ToolBlock {
   name: string;
   input: Record<string, unknown>;
   status: ToolStatus;
-  result?: string | null;
+  result: string | null;
   /** The failure text; when set, it is what the model saw. */
-  error?: string | null;
+  error: string | null;
 }
 
 export interface NoticeBlock {
   type: "notice";
   level: NoticeLevel;
   text: string;
-  event?: string | null;
-  command?: string | null;
-  exitCode?: number | null;
+  event: string | null;
 }
 
 export type Block = TextBlock | ToolBlock | NoticeBlock;
@@ -44,7 +59,7 @@ export interface UserMessage {
   id: string;
   content: string;
   /** Hook text for the model only: never shown. */
-  isMeta?: boolean;
+  isMeta: boolean;
 }
 
 export interface AssistantMessage {
@@ -55,60 +70,41 @@ export interface AssistantMessage {
 
 export type ChatMessage = UserMessage | AssistantMessage;
 
-/** A hook that is running now, with the statusMessage its config gives. */
-export interface RunningHook {
-  event: string;
-  command: string;
-  statusMessage?: string | null;
+type WireBlock = WireText | WireTool | WireNotice;
+
+function block(b: WireBlock): Block {
+  if (b.type === "tool" || "name" in b) {
+    const tool = b as WireTool;
+    return {
+      type: "tool",
+      id: tool.id,
+      name: tool.name,
+      input: tool.input as Record<string, unknown>,
+      status: tool.status ?? "pending",
+      result: tool.result ?? null,
+      error: tool.error ?? null,
+    };
+  }
+  if (b.type === "notice" || "level" in b) {
+    const notice = b as WireNotice;
+    return { type: "notice", level: notice.level, text: notice.text, event: notice.event ?? null };
+  }
+  return { type: "text", text: (b as WireText).text ?? "" };
 }
 
-export interface ChatOpenParams {
-  sessionId?: string | null;
-}
-
-export interface ChatOpenResult {
-  sessionId: string;
-  messages: ChatMessage[];
-  status: SessionStatus;
-  queued: number;
-}
-
-export interface ChatSendParams {
-  sessionId: string;
-  text: string;
-}
-
-export interface ChatSessionParams {
-  sessionId: string;
-}
-
-/** `wave/chat/updated`: one change to one session. */
-export type ChatUpdate =
-  | { sessionId: string; kind: "message"; index: number; message: ChatMessage }
-  | { sessionId: string; kind: "removed"; index: number; messageId: string }
-  | { sessionId: string; kind: "status"; status: SessionStatus; queued: number }
-  | { sessionId: string; kind: "hooks"; running: RunningHook[] };
-
-/** `wave/chat/requestPermission` (server → page request). */
-export interface PermissionRequestParams {
-  sessionId: string;
-  toolUseId: string;
-  toolName: string;
-  toolInput: Record<string, unknown>;
-  permissionMode: string;
-  reason?: string | null;
-}
-
-export interface PermissionRequestResult {
-  decision: "allow" | "deny" | "alwaysAllow";
-  message?: string | null;
+export function normalizeMessage(m: WireUser | WireAssistant, index: number): ChatMessage {
+  if (m.role === "user" || "content" in m) {
+    const user = m as WireUser;
+    return { role: "user", id: user.id ?? `m${index}`, content: user.content, isMeta: !!user.isMeta };
+  }
+  const assistant = m as WireAssistant;
+  return { role: "assistant", id: assistant.id ?? `m${index}`, blocks: (assistant.blocks ?? []).map(block) };
 }
 
 export const CHAT_METHODS = {
   open: "wave/chat/open",
   send: "wave/chat/send",
   cancel: "wave/chat/cancel",
-  compact: "wave/chat/compact",
   updated: "wave/chat/updated",
   requestPermission: "wave/chat/requestPermission",
 } as const;

@@ -4,6 +4,243 @@
 
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "AssistantMessage".
+ */
+export interface AssistantMessage {
+  role?: "assistant";
+  id?: string;
+  blocks?: (TextBlock | ToolBlock | NoticeBlock)[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "TextBlock".
+ */
+export interface TextBlock {
+  type?: "text";
+  text?: string;
+}
+/**
+ * One tool call. `error` is the failure text; when set, it is what the model sees.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ToolBlock".
+ */
+export interface ToolBlock {
+  type?: "tool";
+  id: string;
+  name: string;
+  input: {
+    [k: string]: unknown | undefined;
+  };
+  status?: "pending" | "running" | "success" | "error" | "cancelled";
+  result?: string | null;
+  error?: string | null;
+}
+/**
+ * A line shown to the user only (hook errors, systemMessage, provider failures).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "NoticeBlock".
+ */
+export interface NoticeBlock {
+  type?: "notice";
+  level: "info" | "warning" | "error";
+  text: string;
+  event?: string | null;
+  command?: string | null;
+  exitCode?: number | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatCancelParams".
+ */
+export interface ChatCancelParams {
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatCancelResult".
+ */
+export interface ChatCancelResult {
+  /**
+   * A turn was running and is interrupted: its tools and hooks are killed. Queued messages stay queued
+   */
+  cancelled: boolean;
+}
+/**
+ * `error.data` of a chat request that failed (JSON-RPC code -32803, RequestFailed).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatErrorData".
+ */
+export interface ChatErrorData {
+  reason: "sessionNotFound" | "sessionNotOpen" | "noProvider" | "unreadableSession";
+  sessionId?: string | null;
+  message: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatOpenParams".
+ */
+export interface ChatOpenParams {
+  /**
+   * Resume this session: the open one with this id, else its saved transcript (SessionStart source `resume`). Absent: a new session
+   */
+  sessionId?: string | null;
+  /**
+   * Default: `default` (an open session keeps its mode)
+   */
+  permissionMode?: ("default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions") | null;
+  /**
+   * Default: WAVE_PROVIDER, then `provider` in settings, then whichever API key is set
+   */
+  provider?: ("anthropic" | "openai" | "scripted") | null;
+  /**
+   * Default: WAVE_MODEL, then settings, then the provider's default
+   */
+  model?: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatOpenResult".
+ */
+export interface ChatOpenResult {
+  sessionId: string;
+  transcriptPath: string;
+  status: "idle" | "running";
+  /**
+   * User messages waiting for the running turn to end
+   */
+  queued: number;
+  permissionMode: "default" | "acceptEdits" | "plan" | "auto" | "dontAsk" | "bypassPermissions";
+  provider: string;
+  model: string;
+  /**
+   * The whole conversation now; `wave/chat/updated` deltas apply to it
+   */
+  messages: (UserMessage | AssistantMessage)[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "UserMessage".
+ */
+export interface UserMessage {
+  role?: "user";
+  id?: string;
+  content: string;
+  isMeta?: boolean;
+}
+/**
+ * Server→client: may this tool call run? Sent after PreToolUse and PermissionRequest hooks
+ * left the question open.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatRequestPermissionParams".
+ */
+export interface ChatRequestPermissionParams {
+  sessionId: string;
+  toolUseId: string;
+  toolName: string;
+  toolInput: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The session's permission mode
+   */
+  mode: "default" | "acceptEdits" | "plan" | "auto" | "dontAsk" | "bypassPermissions";
+  /**
+   * Why it asks: a PreToolUse hook's permissionDecisionReason
+   */
+  reason?: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatRequestPermissionResult".
+ */
+export interface ChatRequestPermissionResult {
+  allow: boolean;
+  /**
+   * With allow: do not ask again about this tool in this session
+   */
+  always?: boolean;
+  /**
+   * With a refusal: the user's words, passed on to the model
+   */
+  message?: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatSendParams".
+ */
+export interface ChatSendParams {
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+  /**
+   * The user's message
+   */
+  text: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatSendResult".
+ */
+export interface ChatSendResult {
+  /**
+   * True: a turn is running, the message waits for it to end (and for any message queued before it)
+   */
+  queued: boolean;
+}
+/**
+ * What changed in a session since the last notification. Deltas apply in order; the other
+ * fields are the state after them.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatUpdatedParams".
+ */
+export interface ChatUpdatedParams {
+  sessionId: string;
+  deltas: (MessagePut | MessageRemove)[];
+  status: "idle" | "running";
+  /**
+   * User messages waiting for the running turn to end
+   */
+  queued: number;
+  /**
+   * The `statusMessage`s of the hooks running now (hooks without one are not listed)
+   */
+  runningHooks: string[];
+}
+/**
+ * The message at `index` is this one now: a new message when `index` is the length of the
+ * list, else a replacement (streamed text, a tool's status, a notice).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "MessagePut".
+ */
+export interface MessagePut {
+  op?: "put";
+  index: number;
+  message: UserMessage | AssistantMessage;
+}
+/**
+ * The message at `index` (whose id is `messageId`) left the conversation, e.g. a prompt a
+ * UserPromptSubmit hook blocked; later messages move up by one.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "MessageRemove".
+ */
+export interface MessageRemove {
+  op?: "remove";
+  index: number;
+  messageId: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "ConfigFileEntry".
  */
 export interface ConfigFileEntry {
@@ -189,11 +426,20 @@ export interface ServerRequests {
   "wave/hooks/delete": { params: HooksDeleteParams; result: HooksDeleteResult };
   "wave/openConfigFile": { params: OpenConfigFileParams; result: OpenConfigFileResult };
   "wave/hooks/prefill": { params: HooksPrefillParams; result: HooksPrefillResult };
+  "wave/chat/open": { params: ChatOpenParams; result: ChatOpenResult };
+  "wave/chat/send": { params: ChatSendParams; result: ChatSendResult };
+  "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
+}
+
+/** Requests the server sends to the page (through the shell): params and result of each. */
+export interface PageRequests {
+  "wave/chat/requestPermission": { params: ChatRequestPermissionParams; result: ChatRequestPermissionResult };
 }
 
 /** Notifications the server sends to the page. */
 export interface ServerNotifications {
   "wave/hooks/changed": HooksChangedParams;
+  "wave/chat/updated": ChatUpdatedParams;
 }
 
 /** Every custom method, with its direction: what a shell relays (its allow-list). */
@@ -217,6 +463,26 @@ export const PROTOCOL_METHODS = {
   "wave/hooks/changed": {
     "direction": "serverToClient",
     "kind": "notification"
+  },
+  "wave/chat/open": {
+    "direction": "clientToServer",
+    "kind": "request"
+  },
+  "wave/chat/send": {
+    "direction": "clientToServer",
+    "kind": "request"
+  },
+  "wave/chat/cancel": {
+    "direction": "clientToServer",
+    "kind": "request"
+  },
+  "wave/chat/updated": {
+    "direction": "serverToClient",
+    "kind": "notification"
+  },
+  "wave/chat/requestPermission": {
+    "direction": "serverToClient",
+    "kind": "request"
   }
 } as const;
 
