@@ -72,9 +72,11 @@ class BackgroundTask:
             )
         else:
             how = "completed" if self.status == "completed" else "failed"
+        # An agent's report is short and is the point of the task: it comes along.
+        result = f"<result>{self.output()}</result>\n" if self.type == "subagent" else ""
         return (
             f"<task-notification>\n<task-id>{self.id}</task-id>\n<status>{self.status}</status>\n"
-            f"<summary>{self.label} {how}</summary>\n"
+            f"<summary>{self.label} {how}</summary>\n{result}"
             f"<output-file>{self.output_file}</output-file>\n</task-notification>"
         )
 
