@@ -103,21 +103,15 @@ async def one_hook(project: Path, rounds: int) -> float:
     return statistics.median(times) * 1000
 
 
-async def bare_spawn(rounds: int, together: int = 1) -> float:
-    """The floor: `together` bare `sh -c true` processes spawned at once and waited for."""
-
-    async def one() -> None:
-        process = await anyio.open_process(
-            ["/bin/sh", "-c", "true"], stdin=None, stdout=subprocess.DEVNULL, stderr=None
-        )
-        await process.wait()
-
+def bare_spawn(rounds: int, together: int = 1) -> float:
+    """The floor: `together` bare `sh -c true` processes started at once with `subprocess` and
+    waited for, no pipes, no event loop."""
     times = []
     for _ in range(rounds):
         started = time.perf_counter()
-        async with anyio.create_task_group() as group:
-            for _ in range(together):
-                group.start_soon(one)
+        processes = [subprocess.Popen(["/bin/sh", "-c", "true"]) for _ in range(together)]
+        for process in processes:
+            process.wait()
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1000
 
@@ -133,8 +127,8 @@ async def main(rounds: int) -> None:
         await wall(command_hooks(10), project, 5)  # warm up
         single = await wall(command_hooks(1), project, rounds)
         ten = await wall(command_hooks(10), project, rounds)
-        bare = await bare_spawn(rounds)
-        bare_ten = await bare_spawn(rounds, together=10)
+        bare = bare_spawn(rounds)
+        bare_ten = bare_spawn(rounds, together=10)
         print("10 trivial hooks together vs 1 (target ≤ 2×)")
         print(f"  1 hook: {single:7.2f} ms   10 hooks: {ten:7.2f} ms   ratio {ten / single:5.2f}×")
         print(

@@ -10,10 +10,18 @@ import anyio
 import pytest
 
 from tests.conftest import common, hooks_doc
+from wavehost.hooks import runner
 from wavehost.hooks.config import HookHandler, load_hook_config
 from wavehost.hooks.engine import run_all
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookContext, run_hook
+
+
+@pytest.fixture(params=["pidfd", "thread"])
+def exit_wait(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways of waiting for a hook's exit: a pidfd (Linux) and a thread (elsewhere)."""
+    monkeypatch.setattr(runner, "USE_PIDFD", request.param == "pidfd")
+    return str(request.param)
 
 
 def handler(project: Path, command: str, **fields: object) -> HookHandler:
@@ -97,7 +105,9 @@ async def test_host_environment_is_passed_through(project, monkeypatch) -> None:
     assert run.stdout.strip() == "from-host"
 
 
-async def test_timeout_kills_the_whole_group_and_returns_at_once(project, tmp_path) -> None:
+async def test_timeout_kills_the_whole_group_and_returns_at_once(
+    exit_wait, project, tmp_path
+) -> None:
     pids = tmp_path / "pids"
     command = f"sleep 60 & echo $! > {pids}; sleep 60"
     started = time.monotonic()
@@ -111,7 +121,7 @@ async def test_timeout_kills_the_whole_group_and_returns_at_once(project, tmp_pa
 
 
 async def test_timeout_returns_even_if_an_escaped_grandchild_holds_the_pipes(
-    project, tmp_path
+    exit_wait, project, tmp_path
 ) -> None:
     pids = tmp_path / "pids"
     command = f"setsid sleep 60 & echo $! > {pids}; sleep 60"
@@ -126,7 +136,9 @@ async def test_timeout_returns_even_if_an_escaped_grandchild_holds_the_pipes(
         os.kill(int(pids.read_text()), signal.SIGKILL)
 
 
-async def test_normal_exit_is_not_held_up_by_a_background_grandchild(project, tmp_path) -> None:
+async def test_normal_exit_is_not_held_up_by_a_background_grandchild(
+    exit_wait, project, tmp_path
+) -> None:
     pids = tmp_path / "pids"
     try:
         started = time.monotonic()
@@ -226,7 +238,7 @@ async def test_results_keep_config_order(project) -> None:
     assert [run.stdout.strip() for run in runs] == ["slow", "fast"]
 
 
-async def test_cancelling_the_caller_kills_the_hook_group(project, tmp_path) -> None:
+async def test_cancelling_the_caller_kills_the_hook_group(exit_wait, project, tmp_path) -> None:
     pids = tmp_path / "pids"
     hook = handler(project, f"sleep 60 & echo $! > {pids}; wait")
     async with anyio.create_task_group() as group:
@@ -240,6 +252,6 @@ async def test_cancelling_the_caller_kills_the_hook_group(project, tmp_path) -> 
 
 
 @pytest.mark.parametrize("code", [0, 1, 2, 3, 126, 127, 255])
-async def test_exit_code_is_reported_as_is(project, code: int) -> None:
+async def test_exit_code_is_reported_as_is(exit_wait, project, code: int) -> None:
     run = await run_hook(handler(project, f"exit {code}"), b"{}", HookContext(project, project))
     assert run.exit_code == code

@@ -3,8 +3,9 @@
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types
@@ -16,6 +17,41 @@ from wavehost.lsp import methods
 from wavehost.lsp.converter import raw_converter
 
 SERVER = [sys.executable, "-m", "wavehost", "serve", "--log-level", "INFO"]
+TIMEOUT = 30  # seconds; generous, for slow CI machines
+
+
+@dataclass
+class ChatView:
+    """One session as a chat panel sees it: `wave/chat/updated` deltas applied in order."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    status: str = "idle"
+    queued: int = 0
+    running_hooks: list[str] = field(default_factory=list)
+    turns: int = 0  # running → idle transitions seen
+    notifications: list[dict[str, Any]] = field(default_factory=list)
+
+    def apply(self, update: dict[str, Any]) -> None:
+        self.notifications.append(update)
+        for delta in update["deltas"]:
+            index = delta["index"]
+            if delta["op"] == "remove":
+                assert self.messages[index]["id"] == delta["messageId"]
+                del self.messages[index]
+            elif index == len(self.messages):
+                self.messages.append(delta["message"])
+            else:
+                self.messages[index] = delta["message"]
+        if self.status == "running" and update["status"] == "idle":
+            self.turns += 1
+        self.status, self.queued = update["status"], update["queued"]
+        self.running_hooks = update["runningHooks"]
+
+    def blocks(self, kind: str) -> list[dict[str, Any]]:
+        return [
+            b for m in self.messages if m["role"] == "assistant" for b in m["blocks"]
+            if b["type"] == kind
+        ]  # fmt: skip
 
 
 class HostClient(LanguageClient):
@@ -30,6 +66,12 @@ class HostClient(LanguageClient):
         self.changes: asyncio.Queue[Any] = asyncio.Queue()
         self.show_documents = True
         self.watch_started = asyncio.Event()
+        self.chats: dict[str, ChatView] = {}
+        self._chat_changed = asyncio.Condition()
+        # answers to wave/chat/requestPermission, in order; the questions are kept
+        self.permission_answers: list[Any] = []
+        self.permission_requests: list[dict[str, Any]] = []
+        self.permission_asked = asyncio.Event()
 
         @self.feature(types.WINDOW_LOG_MESSAGE)
         def logged(params: types.LogMessageParams) -> None:
@@ -45,6 +87,52 @@ class HostClient(LanguageClient):
         def show_document(params: types.ShowDocumentParams) -> types.ShowDocumentResult:
             self.shown_documents.append(params)
             return types.ShowDocumentResult(success=self.show_documents)
+
+        @self.feature(methods.CHAT_UPDATED)
+        async def chat_updated(params: Any) -> None:
+            self.chats.setdefault(params["sessionId"], ChatView()).apply(params)
+            async with self._chat_changed:
+                self._chat_changed.notify_all()
+
+        @self.feature(methods.CHAT_REQUEST_PERMISSION)
+        async def request_permission(params: Any) -> Any:
+            self.permission_requests.append(params)
+            self.permission_asked.set()
+            answer = self.permission_answers.pop(0) if self.permission_answers else None
+            if answer is None:  # unanswered until the server cancels the request
+                await asyncio.Event().wait()
+            return answer
+
+    def chat(self, session_id: str) -> ChatView:
+        return self.chats.setdefault(session_id, ChatView())
+
+    async def chat_until(
+        self, session_id: str, condition: Callable[[ChatView], bool], limit: float = TIMEOUT
+    ) -> ChatView:
+        """Wait until the session's view (as built from its updates) satisfies `condition`."""
+        view = self.chat(session_id)
+        async with asyncio.timeout(limit), self._chat_changed:
+            await self._chat_changed.wait_for(lambda: condition(view))
+        return view
+
+    async def open_chat(self, **params: Any) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call(methods.CHAT_OPEN, params)
+        view = self.chat(result["sessionId"])
+        view.messages = list(result["messages"])
+        view.status, view.queued = result["status"], result["queued"]
+        return result
+
+    async def send_chat(self, session_id: str, text: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call(
+            methods.CHAT_SEND, {"sessionId": session_id, "text": text}
+        )
+        return result
+
+    async def turn(self, session_id: str, text: str) -> ChatView:
+        """Send a prompt and wait until its turn is over."""
+        done = self.chat(session_id).turns + 1
+        await self.send_chat(session_id, text)
+        return await self.chat_until(session_id, lambda v: v.turns >= done and v.queued == 0)
 
     async def call(self, method: str, params: Any = None) -> Any:
         return await self.protocol.send_request_async(method, {} if params is None else params)

@@ -113,8 +113,21 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
         methods.HOOKS_PREFILL,
         methods.HOOKS_CHANGED,
         methods.OPEN_CONFIG_FILE,
+        methods.CHAT_OPEN,
+        methods.CHAT_SEND,
+        methods.CHAT_CANCEL,
+        methods.CHAT_UPDATED,
+        methods.CHAT_REQUEST_PERMISSION,
     }
     assert schema["methods"][methods.HOOKS_CHANGED]["direction"] == "serverToClient"
+    asked = schema["methods"][methods.CHAT_REQUEST_PERMISSION]
+    assert (asked["direction"], asked["kind"]) == ("serverToClient", "request")
+    assert schema["methods"][methods.CHAT_UPDATED]["kind"] == "notification"
+    updated = schema["$defs"]["ChatUpdatedParams"]["properties"]
+    assert {"sessionId", "deltas", "status", "queued", "runningHooks"} <= set(updated)
+    assert {"UserMessage", "AssistantMessage", "ToolBlock", "NoticeBlock"} <= set(schema["$defs"])
+    chat_reasons = schema["$defs"]["ChatErrorData"]["properties"]["reason"]["enum"]
+    assert "sessionNotOpen" in chat_reasons
     hook_entry = schema["$defs"]["HookEntry"]["properties"]
     assert {"readOnly", "async", "asyncRewake"} <= set(hook_entry)
     reasons = schema["$defs"]["SettingsErrorData"]["properties"]["reason"]["enum"]

@@ -82,6 +82,7 @@ class Host:
         self._server = server
         assert server.init_params is not None, "the client sends initialize first"
         session = session_of(server.init_params)
+        self.options = session
         for warning in session.warnings:
             log.warning(warning)
         log.info("project %s (trusted: %s)", session.project_dir, session.trusted)

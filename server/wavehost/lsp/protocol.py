@@ -4,12 +4,16 @@ camelCase on the wire (`WireModel`). The JSON Schema of these models (`protocol_
 the webview's TypeScript types and the shells' relay allow-list are generated from.
 """
 
-from typing import Any, Literal, NamedTuple, Self
+from typing import Annotated, Any, Literal, NamedTuple, Self
 
 from pydantic import Field, model_validator
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
+from wavehost.hooks.payloads import PermissionMode
 from wavehost.lsp import methods
+from wavehost.session.messages import Message
+from wavehost.session.permissions import SessionPermissionMode
+from wavehost.session.updates import SessionStatus
 from wavehost.wire import WireModel
 
 HookSource = Literal["user", "project", "plugin"]
@@ -133,6 +137,144 @@ class HooksChangedParams(WireModel):
     pass
 
 
+# -- chat sessions -------------------------------------------------------------------------------
+
+SessionId = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z0-9_-]{1,128}$",
+        description="A session id (wave/chat/open's answer; the transcript is "
+        "~/.wave/sessions/session_<id>.json)",
+    ),
+]
+ProviderName = Literal["anthropic", "openai", "scripted"]
+
+
+class ChatOpenParams(WireModel):
+    session_id: SessionId | None = Field(
+        default=None,
+        description="Resume this session: the open one with this id, else its saved transcript "
+        "(SessionStart source `resume`). Absent: a new session",
+    )
+    permission_mode: SessionPermissionMode | None = Field(
+        default=None, description="Default: `default` (an open session keeps its mode)"
+    )
+    provider: ProviderName | None = Field(
+        default=None,
+        description="Default: WAVE_PROVIDER, then `provider` in settings, then whichever API key "
+        "is set",
+    )
+    model: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Default: WAVE_MODEL, then settings, then the provider's default",
+    )
+
+
+class ChatOpenResult(WireModel):
+    session_id: str
+    transcript_path: str
+    status: SessionStatus
+    queued: int = Field(description="User messages waiting for the running turn to end")
+    permission_mode: PermissionMode
+    provider: str
+    model: str
+    messages: list[Message] = Field(
+        description="The whole conversation now; `wave/chat/updated` deltas apply to it"
+    )
+
+
+class ChatSendParams(WireModel):
+    session_id: SessionId
+    text: str = Field(min_length=1, description="The user's message")
+
+
+class ChatSendResult(WireModel):
+    queued: bool = Field(
+        description="True: a turn is running, the message waits for it to end (and for any "
+        "message queued before it)"
+    )
+
+
+class ChatCancelParams(WireModel):
+    session_id: SessionId
+
+
+class ChatCancelResult(WireModel):
+    cancelled: bool = Field(
+        description="A turn was running and is interrupted: its tools and hooks are killed. "
+        "Queued messages stay queued"
+    )
+
+
+class MessagePut(WireModel):
+    """The message at `index` is this one now: a new message when `index` is the length of the
+    list, else a replacement (streamed text, a tool's status, a notice)."""
+
+    op: Literal["put"] = "put"
+    index: int = Field(ge=0)
+    message: Message
+
+
+class MessageRemove(WireModel):
+    """The message at `index` (whose id is `messageId`) left the conversation, e.g. a prompt a
+    UserPromptSubmit hook blocked; later messages move up by one."""
+
+    op: Literal["remove"] = "remove"
+    index: int = Field(ge=0)
+    message_id: str
+
+
+MessageDelta = Annotated[MessagePut | MessageRemove, Field(discriminator="op")]
+
+
+class ChatUpdatedParams(WireModel):
+    """What changed in a session since the last notification. Deltas apply in order; the other
+    fields are the state after them."""
+
+    session_id: str
+    deltas: list[MessageDelta]
+    status: SessionStatus
+    queued: int = Field(description="User messages waiting for the running turn to end")
+    running_hooks: list[str] = Field(
+        description="The `statusMessage`s of the hooks running now (hooks without one are not "
+        "listed)"
+    )
+
+
+class ChatRequestPermissionParams(WireModel):
+    """Server→client: may this tool call run? Sent after PreToolUse and PermissionRequest hooks
+    left the question open."""
+
+    session_id: str
+    tool_use_id: str
+    tool_name: str
+    tool_input: dict[str, Any]
+    mode: PermissionMode = Field(description="The session's permission mode")
+    reason: str | None = Field(
+        default=None, description="Why it asks: a PreToolUse hook's permissionDecisionReason"
+    )
+
+
+class ChatRequestPermissionResult(WireModel):
+    allow: bool
+    always: bool = Field(
+        default=False,
+        description="With allow: do not ask again about this tool in this session",
+    )
+    message: str | None = Field(
+        default=None, description="With a refusal: the user's words, passed on to the model"
+    )
+
+
+class ChatErrorData(WireModel):
+    """`error.data` of a chat request that failed (JSON-RPC code -32803, RequestFailed)."""
+
+    reason: Literal["sessionNotFound", "sessionNotOpen", "noProvider", "unreadableSession"]
+    session_id: str | None = None
+    message: str
+
+
 class InitializationOptions(WireModel):
     """`initializationOptions` of the LSP `initialize` request."""
 
@@ -162,26 +304,59 @@ METHODS: tuple[Method, ...] = (
     Method(methods.OPEN_CONFIG_FILE, "clientToServer", OpenConfigFileParams, OpenConfigFileResult),
     Method(methods.HOOKS_PREFILL, "clientToServer", HooksPrefillParams, HooksPrefillResult),
     Method(methods.HOOKS_CHANGED, "serverToClient", HooksChangedParams, None),
+    Method(methods.CHAT_OPEN, "clientToServer", ChatOpenParams, ChatOpenResult),
+    Method(methods.CHAT_SEND, "clientToServer", ChatSendParams, ChatSendResult),
+    Method(methods.CHAT_CANCEL, "clientToServer", ChatCancelParams, ChatCancelResult),
+    Method(methods.CHAT_UPDATED, "serverToClient", ChatUpdatedParams, None),
+    Method(
+        methods.CHAT_REQUEST_PERMISSION,
+        "serverToClient",
+        ChatRequestPermissionParams,
+        ChatRequestPermissionResult,
+    ),
 )
 EXTRA_MODELS: tuple[type[WireModel], ...] = (InitializationOptions, SettingsErrorData)
+ERROR_DATA: tuple[type[WireModel], ...] = (SettingsErrorData, ChatErrorData)
 
 
 def protocol_schema() -> dict[str, Any]:
-    """One JSON document: every model under `$defs`, and each method's direction and shapes."""
-    inputs = [m.params for m in METHODS] + list(EXTRA_MODELS)
-    outputs = [m.result for m in METHODS if m.result is not None] + [SettingsErrorData]
-    modes: list[tuple[type[WireModel], JsonSchemaMode]] = [(m, "validation") for m in inputs]
-    modes += [(m, "serialization") for m in outputs]
-    refs, schema = models_json_schema(modes, by_alias=True, title="wavehost protocol")
+    """One JSON document: every model under `$defs`, and each method's direction and shapes.
+
+    What the server reads is described as it is validated, what it writes as it is serialised:
+    params of client→server methods and results of server→client requests are read.
+    """
+
+    def modes(m: Method) -> tuple[JsonSchemaMode, JsonSchemaMode]:
+        return (
+            ("validation", "serialization")
+            if m.direction == "clientToServer"
+            else (
+                "serialization",
+                "validation",
+            )
+        )
+
+    wanted: list[tuple[type[WireModel], JsonSchemaMode]] = []
+    for m in METHODS:
+        params_mode, result_mode = modes(m)
+        wanted.append((m.params, params_mode))
+        if m.result is not None:
+            wanted.append((m.result, result_mode))
+    wanted += [(m, "validation") for m in EXTRA_MODELS]
+    wanted += [(m, "serialization") for m in ERROR_DATA]
+    refs, schema = models_json_schema(
+        list(dict.fromkeys(wanted)), by_alias=True, title="wavehost protocol"
+    )
     schema["methods"] = {
         m.name: {
             "direction": m.direction,
             "kind": "notification" if m.result is None else "request",
-            "params": refs[(m.params, "validation")],
-            **({"result": refs[(m.result, "serialization")]} if m.result is not None else {}),
+            "params": refs[(m.params, modes(m)[0])],
+            **({"result": refs[(m.result, modes(m)[1])]} if m.result is not None else {}),
         }
         for m in METHODS
     }
     schema["initializationOptions"] = refs[(InitializationOptions, "validation")]
     schema["errorData"] = refs[(SettingsErrorData, "serialization")]
+    schema["chatErrorData"] = refs[(ChatErrorData, "serialization")]
     return schema

@@ -1,7 +1,8 @@
 """`wavehost serve`: the pygls language server the IDE shells start over stdio.
 
 Start-up imports only pygls and lsprotocol, like a bare pygls server: the settings host (pydantic,
-the hook engine, the file watcher) is imported when the client first needs it.
+the hook engine, the file watcher) and the chat host (the session runtime) are imported when the
+client first needs them.
 """
 
 import asyncio
@@ -16,6 +17,7 @@ from wavehost.lsp import logs, methods
 from wavehost.lsp.converter import raw_converter
 
 if TYPE_CHECKING:
+    from wavehost.lsp.chat import ChatHost
     from wavehost.lsp.host import Host
 
 SETTINGS_METHODS = (
@@ -24,6 +26,7 @@ SETTINGS_METHODS = (
     methods.OPEN_CONFIG_FILE,
     methods.HOOKS_PREFILL,
 )
+CHAT_METHODS = (methods.CHAT_OPEN, methods.CHAT_SEND, methods.CHAT_CANCEL)
 
 
 class WaveServer(LanguageServer):
@@ -37,6 +40,7 @@ class WaveServer(LanguageServer):
         )
         self.init_params: types.InitializeParams | None = None
         self._host: Host | None = None
+        self._chat: ChatHost | None = None
 
     @property
     def host(self) -> "Host":
@@ -46,10 +50,25 @@ class WaveServer(LanguageServer):
             self._host = Host(self)
         return self._host
 
+    @property
+    def chat(self) -> "ChatHost":
+        if self._chat is None:
+            from wavehost.lsp.chat import ChatHost  # lazy: see the module docstring
+
+            self._chat = ChatHost(self, self.host.options)
+        return self._chat
+
 
 def _settings_handler(method: str) -> Callable[[WaveServer, Any], Coroutine[Any, Any, Any]]:
     async def handle(ls: WaveServer, params: Any) -> Any:
         return await ls.host.methods[method](params)
+
+    return handle
+
+
+def _chat_handler(method: str) -> Callable[[WaveServer, Any], Coroutine[Any, Any, Any]]:
+    async def handle(ls: WaveServer, params: Any) -> Any:
+        return await ls.chat.methods[method](params)
 
     return handle
 
@@ -69,6 +88,8 @@ def create_server() -> WaveServer:
 
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: WaveServer, params: None) -> None:
+        if ls._chat is not None:  # sessions end first: their SessionEnd hooks run now
+            await ls._chat.stop()
         if ls._host is not None:
             await ls._host.stop()
 
@@ -80,6 +101,8 @@ def create_server() -> WaveServer:
 
     for method in SETTINGS_METHODS:
         server.feature(method)(_settings_handler(method))
+    for method in CHAT_METHODS:
+        server.feature(method)(_chat_handler(method))
     return server
 
 

@@ -27,10 +27,10 @@ from anyio.abc import TaskGroup
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
-from wavehost.hooks.catalogue import Event
+from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
-from wavehost.hooks.outcome import Outcome
+from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.runner import HookContext
 from wavehost.session import compaction, transcript
 from wavehost.session.actor import Actor
@@ -53,7 +53,13 @@ from wavehost.session.tools import Toolbox, Workspace, default_tools, toolbox
 from wavehost.session.tools.agent import Agent
 from wavehost.session.tools.cron import CronCreate, CronDelete, CronList
 from wavehost.session.tools.worktree import EnterWorktree, ExitWorktree
-from wavehost.session.updates import SessionStatus, SessionUpdate, StatusChanged, UpdateListener
+from wavehost.session.updates import (
+    HooksRunning,
+    SessionStatus,
+    SessionUpdate,
+    StatusChanged,
+    UpdateListener,
+)
 from wavehost.session.worktrees import Worktrees
 
 log = logging.getLogger(__name__)
@@ -125,6 +131,7 @@ class ChatSession:
             self._emit,
         )
         self.status: SessionStatus = "idle"
+        self.running_hooks: tuple[str, ...] = ()  # statusMessages of the hooks running now
         self.turn_error: str | None = None  # why the last turn failed (blocked prompt, model)
         self.end_reason = "other"  # SessionEnd's reason when the session closes
         self.crons = SessionCrons(self._on_cron, config.clock)
@@ -132,6 +139,7 @@ class ChatSession:
         self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
         self._inbox_in, self._inbox_out = anyio.create_memory_object_stream[_Item](math.inf)
         self._queued_prompts = 0
+        self._reported: tuple[SessionStatus, int] = ("idle", 0)
         self._notifications: list[str] = []  # texts waiting for the model's next call
         self._idle = anyio.Event()
         self._idle.set()
@@ -149,6 +157,16 @@ class ChatSession:
     def messages(self) -> list[AnyMessage]:
         return self.conversation.messages
 
+    @property
+    def queued(self) -> int:
+        """User prompts waiting for the running turn to end."""
+        return self._queued_prompts
+
+    @property
+    def busy(self) -> bool:
+        """A turn is running or about to: a prompt sent now waits for it."""
+        return not self._idle.is_set()
+
     def send(self, text: str) -> None:
         """Queue a prompt; it runs when the current turn (if any) is over. `/compact [text]`
         compacts the conversation instead of going to the model."""
@@ -156,6 +174,7 @@ class ChatSession:
             raise RuntimeError("the session is closed")
         self._queued_prompts += 1
         self._enqueue(_Item("prompt", text))
+        self._set_status(self.status)  # reports the queue
 
     async def compact(self, instructions: str = "") -> bool:
         """Compact the conversation once the running turn is over; False if it failed."""
@@ -206,7 +225,22 @@ class ChatSession:
         self.conversation.save()  # hooks read transcript_path: it must show everything so far
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
         context = HookContext(cwd=Path(payload.cwd), project_dir=self.root)
-        return await self.engine.dispatch(payload, context, self._hooks_bg)
+        shown = tuple(
+            h.status_message
+            for h in self.engine.matching(event_of(payload), subject_of(payload))
+            if h.status_message and not h.in_background
+        )
+        if not shown:
+            return await self.engine.dispatch(payload, context, self._hooks_bg)
+        self._hooks_running(shown)
+        try:
+            return await self.engine.dispatch(payload, context, self._hooks_bg)
+        finally:
+            self._hooks_running(())
+
+    def _hooks_running(self, status_messages: tuple[str, ...]) -> None:
+        self.running_hooks = status_messages
+        self._emit(HooksRunning(self.id, status_messages))
 
     def apply(
         self, outcome: Outcome, *, meta: bool = True, conversation: Conversation | None = None
@@ -247,8 +281,10 @@ class ChatSession:
             listener(update)
 
     def _set_status(self, status: SessionStatus) -> None:
-        if status != self.status:
-            self.status = status
+        """Report the status and the number of queued prompts whenever either changes."""
+        self.status = status
+        if (status, self._queued_prompts) != self._reported:
+            self._reported = (status, self._queued_prompts)
             self._emit(StatusChanged(self.id, status, self._queued_prompts))
 
     def _enqueue(self, item: _Item) -> None:

@@ -38,5 +38,14 @@ class StatusChanged:
     queued: int  # user messages waiting for the running turn to end
 
 
-SessionUpdate = MessageChanged | MessageRemoved | StatusChanged
+@dataclass(frozen=True, slots=True)
+class HooksRunning:
+    """The `statusMessage`s of the hooks running now (empty: they are done). Only hooks that have
+    one are reported, so a session whose hooks have none never sends this."""
+
+    session_id: str
+    status_messages: tuple[str, ...]
+
+
+SessionUpdate = MessageChanged | MessageRemoved | StatusChanged | HooksRunning
 UpdateListener = Callable[[SessionUpdate], None]

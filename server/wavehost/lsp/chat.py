@@ -1,0 +1,303 @@
+"""The `wave/chat/*` methods: a thin layer over `SessionHost`.
+
+Sessions live in one task group the chat host owns for the server's lifetime; they use the
+server's project, trust and programmatic hooks (initializationOptions), and end (SessionEnd) at
+LSP `shutdown`. What a session reports goes to the client as `wave/chat/updated`; what it asks
+goes to the client as the `wave/chat/requestPermission` request.
+
+Imported on first use, like the settings host: it pulls in the session runtime.
+"""
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from anyio import to_thread
+from lsprotocol.types import CANCEL_REQUEST, CancelParams
+from pydantic import ValidationError
+
+from wavehost.lsp import methods
+from wavehost.lsp.host import REQUEST_FAILED, Params, dump, parse
+from wavehost.lsp.logs import ClientError
+from wavehost.lsp.options import Session
+from wavehost.lsp.protocol import (
+    ChatCancelParams,
+    ChatCancelResult,
+    ChatErrorData,
+    ChatOpenParams,
+    ChatOpenResult,
+    ChatRequestPermissionParams,
+    ChatRequestPermissionResult,
+    ChatSendParams,
+    ChatSendResult,
+    ChatUpdatedParams,
+    MessagePut,
+    MessageRemove,
+)
+from wavehost.session import transcript
+from wavehost.session.host import SessionHost
+from wavehost.session.loop import ChatSession, SessionConfig
+from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
+from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
+from wavehost.session.updates import (
+    HooksRunning,
+    MessageChanged,
+    MessageRemoved,
+    SessionStatus,
+    SessionUpdate,
+    StatusChanged,
+)
+
+if TYPE_CHECKING:
+    from wavehost.lsp.server import WaveServer
+
+log = logging.getLogger(__name__)
+
+
+def _failed(reason: Any, message: str, session_id: str | None = None) -> ClientError:
+    log.info("%s: %s", reason, message)
+    data = ChatErrorData(reason=reason, session_id=session_id, message=message)
+    return ClientError(message, REQUEST_FAILED, data.to_wire())
+
+
+class _Outbox:
+    """Turns one session's updates into `wave/chat/updated` notifications.
+
+    Updates that come within one pass of the event loop go out together, and successive changes
+    of one message (streamed text) collapse into one. A message is serialised when the
+    notification is sent, in its latest form; a put carries the whole message, so any later form
+    is as correct as the one that triggered it.
+    """
+
+    def __init__(self, notify: Callable[[dict[str, Any]], None]) -> None:
+        self._notify = notify
+        self.session_id: str | None = None
+        self.status: SessionStatus = "idle"
+        self.queued = 0
+        self.running_hooks: tuple[str, ...] = ()
+        self._deltas: list[MessagePut | MessageRemove] = []
+        self._scheduled = False
+
+    def __call__(self, update: SessionUpdate) -> None:
+        self.session_id = update.session_id
+        if isinstance(update, MessageChanged):
+            put = MessagePut(index=update.index, message=update.message)
+            last = self._deltas[-1] if self._deltas else None
+            if isinstance(last, MessagePut) and last.index == put.index:
+                self._deltas[-1] = put
+            else:
+                self._deltas.append(put)
+        elif isinstance(update, MessageRemoved):
+            self._deltas.append(MessageRemove(index=update.index, message_id=update.message_id))
+        elif isinstance(update, StatusChanged):
+            self.status, self.queued = update.status, update.queued
+        elif isinstance(update, HooksRunning):
+            self.running_hooks = update.status_messages
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send what is pending, if anything."""
+        if not self._scheduled or self.session_id is None:
+            return
+        self._scheduled = False
+        deltas, self._deltas = self._deltas, []
+        params = ChatUpdatedParams(
+            session_id=self.session_id,
+            deltas=deltas,
+            status=self.status,
+            queued=self.queued,
+            running_hooks=list(self.running_hooks),
+        )
+        self._notify(params.to_wire())
+
+
+class ChatHost:
+    def __init__(self, server: "WaveServer", options: Session) -> None:
+        self._server = server
+        self._options = options
+        self._outboxes: dict[str, _Outbox] = {}
+        self._always: dict[str, set[str]] = {}  # session id → tools the user always allows
+        self._sessions: SessionHost | None = None
+        self._ready = asyncio.Event()
+        self._stopping = asyncio.Event()
+        self._holder = asyncio.ensure_future(self._hold())
+        self._holder.add_done_callback(_report_failure)
+        self.methods: dict[str, Callable[[Params], Awaitable[dict[str, Any]]]] = {
+            methods.CHAT_OPEN: self.open,
+            methods.CHAT_SEND: self.send,
+            methods.CHAT_CANCEL: self.cancel,
+        }
+
+    async def _hold(self) -> None:
+        async with anyio.create_task_group() as group:
+            self._sessions = SessionHost(group)
+            self._ready.set()
+            await self._stopping.wait()
+            await self._sessions.close_all()
+
+    async def _host(self) -> SessionHost:
+        await self._ready.wait()
+        assert self._sessions is not None
+        return self._sessions
+
+    async def stop(self) -> None:
+        """End every session (SessionEnd hooks run) and send their last updates."""
+        self._stopping.set()
+        await asyncio.wait([self._holder], timeout=30)
+        for outbox in self._outboxes.values():
+            outbox.flush()
+
+    def _session(self, session_id: str) -> ChatSession:
+        if self._sessions is not None:
+            try:
+                return self._sessions.get(session_id)
+            except KeyError:
+                pass
+        raise _failed(
+            "sessionNotOpen",
+            f"no open chat session {session_id!r}: open it with {methods.CHAT_OPEN} first",
+            session_id,
+        )
+
+    # -- methods ----------------------------------------------------------------------------
+
+    async def open(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatOpenParams, params, methods.CHAT_OPEN)
+        host = await self._host()
+        session: ChatSession | None = None
+        if request.session_id is not None:
+            try:
+                session = host.get(request.session_id)
+            except KeyError:
+                session = None
+        if session is None:
+            session = await self._start(host, request)
+        return dump(
+            ChatOpenResult(
+                session_id=session.id,
+                transcript_path=str(session.transcript_path),
+                status=session.status,
+                queued=session.queued,
+                permission_mode=session.permission_mode,
+                provider=session.provider.name,
+                model=session.provider.model,
+                messages=list(session.messages),
+            )
+        )
+
+    async def _start(self, host: SessionHost, request: ChatOpenParams) -> ChatSession:
+        root = self._options.project_dir
+        resume = request.session_id
+        try:
+            choice = await to_thread.run_sync(
+                lambda: choose(request.provider, request.model, None, chat_settings(root))
+            )
+            provider = await to_thread.run_sync(make_provider, choice)
+        except ProviderError as err:
+            raise _failed("noProvider", str(err), resume) from err
+        outbox = _Outbox(self._notify)
+        config = SessionConfig(
+            root=root,
+            provider=provider,
+            permission_mode=request.permission_mode or "default",
+            hooks=self._options.hooks,
+            trusted=self._options.trusted,
+            ask_permission=self._ask,
+            listeners=[outbox],
+        )
+        try:
+            session = await host.open(config, resume=resume)
+        except transcript.SessionNotFoundError as err:
+            raise _failed("sessionNotFound", str(err), resume) from err
+        except (OSError, ValidationError) as err:
+            message = f"cannot read the saved session {resume!r}: {err}"
+            raise _failed("unreadableSession", message, resume) from err
+        self._outboxes[session.id] = outbox
+        log.info(
+            "chat session %s %s (%s/%s)",
+            session.id,
+            "resumed" if session.resumed else "opened",
+            provider.name,
+            provider.model,
+        )
+        return session
+
+    async def send(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatSendParams, params, methods.CHAT_SEND)
+        session = self._session(request.session_id)
+        queued = session.busy
+        try:
+            session.send(request.text)
+        except RuntimeError as err:  # closing: the server is shutting down
+            raise _failed("sessionNotOpen", str(err), session.id) from err
+        return dump(ChatSendResult(queued=queued))
+
+    async def cancel(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatCancelParams, params, methods.CHAT_CANCEL)
+        session = self._session(request.session_id)
+        running = session.status == "running"
+        session.cancel()
+        return dump(ChatCancelResult(cancelled=running))
+
+    # -- server → client --------------------------------------------------------------------
+
+    def _notify(self, params: dict[str, Any]) -> None:
+        self._server.protocol.notify(methods.CHAT_UPDATED, params)
+
+    async def _ask(self, prompt: PermissionPrompt) -> PermissionAnswer:
+        """Ask the user through the client; "always" answers are remembered per session.
+
+        A client that fails to answer, or answers something unreadable, refuses. If the turn is
+        cancelled meanwhile, the client is told to drop the question (`$/cancelRequest`).
+        """
+        always = self._always.setdefault(prompt.session_id, set())
+        if prompt.tool_name in always:
+            return PermissionAnswer(allow=True)
+        params = ChatRequestPermissionParams(
+            session_id=prompt.session_id,
+            tool_use_id=prompt.tool_use_id,
+            tool_name=prompt.tool_name,
+            tool_input=prompt.tool_input,
+            mode=prompt.permission_mode,
+            reason=prompt.reason,
+        )
+        msg_id = f"permission-{uuid.uuid4()}"
+        protocol = self._server.protocol
+        future = asyncio.wrap_future(
+            protocol.send_request(methods.CHAT_REQUEST_PERMISSION, params.to_wire(), msg_id=msg_id)
+        )
+        try:
+            # shielded: a cancelled future would break pygls when the late answer comes in
+            raw = await asyncio.shield(future)
+        except asyncio.CancelledError:
+            protocol.notify(CANCEL_REQUEST, CancelParams(id=msg_id))
+            future.add_done_callback(_drop_late_answer)
+            raise
+        except Exception as err:
+            log.warning(
+                "%s failed, so the tool is refused: %s", methods.CHAT_REQUEST_PERMISSION, err
+            )
+            return PermissionAnswer(allow=False)
+        try:
+            answer = ChatRequestPermissionResult.model_validate(raw)
+        except ValidationError as err:
+            log.warning("unreadable answer to %s, so the tool is refused: %s", msg_id, err)
+            return PermissionAnswer(allow=False)
+        if answer.allow and answer.always:
+            always.add(prompt.tool_name)
+        return PermissionAnswer(allow=answer.allow, message=answer.message)
+
+
+def _drop_late_answer(future: "asyncio.Future[Any]") -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.debug("withdrawn question: %s", future.exception())
+
+
+def _report_failure(task: "asyncio.Future[None]") -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the chat sessions' task failed", exc_info=task.exception())

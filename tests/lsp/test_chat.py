@@ -1,0 +1,368 @@
+"""wave/chat/*: sessions driven through the real server, with real hook processes and the
+scripted provider replaying a script file."""
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pygls.exceptions import JsonRpcException
+
+from tests.lsp.client import TIMEOUT, HostClient, running_server
+from tests.workspace import Workspace, hook
+from wavehost.lsp import methods
+
+
+def script(workspace: Workspace, *turns: dict[str, Any]) -> None:
+    """Make the scripted provider the default, replaying these model turns."""
+    path = workspace.write(workspace.root / "script.json", {"turns": list(turns)})
+    workspace.write(workspace.user_settings, {"provider": "scripted", "script": str(path)})
+
+
+def reply(text: str = "", *calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"text": text, "tool_calls": [{"name": n, "input": i} for n, i in calls]}
+
+
+def project_hooks(workspace: Workspace, event: str, *commands: str, matcher: str = "") -> None:
+    group: dict[str, Any] = {"hooks": [hook(c) for c in commands]}
+    if matcher:
+        group["matcher"] = matcher
+    workspace.write(workspace.project_settings, {"hooks": {event: [group]}})
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie waiting for its parent counts as gone
+        return stat.read().split(")")[-1].split()[0] != "Z"
+
+
+async def until(condition: Any, limit: float = TIMEOUT) -> None:
+    async with asyncio.timeout(limit):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+async def test_a_prompt_streams_updates_until_the_session_is_idle_again(
+    workspace: Workspace,
+) -> None:
+    target = workspace.project / "hello.txt"
+    write = ("Write", {"file_path": str(target), "content": "hi\n"})
+    script(workspace, reply("Writing it.", write), reply("Done: hello.txt is there."))
+    async with running_server(workspace) as client:
+        opened = await client.open_chat(permissionMode="acceptEdits")
+        session_id = opened["sessionId"]
+        view = await client.turn(session_id, "write hello")
+
+    assert opened["status"] == "idle"
+    assert opened["messages"] == []
+    assert opened["permissionMode"] == "acceptEdits"
+    assert opened["provider"] == "scripted"
+    assert Path(opened["transcriptPath"]).name == f"session_{session_id}.json"
+    assert target.read_text() == "hi\n"
+    roles = [m["role"] for m in view.messages]
+    assert roles == ["user", "assistant", "assistant"]
+    assert view.messages[0]["content"] == "write hello"
+    [tool] = view.blocks("tool")
+    assert (tool["name"], tool["status"], tool["error"]) == ("Write", "success", None)
+    assert view.messages[-1]["blocks"] == [{"type": "text", "text": "Done: hello.txt is there."}]
+    assert [u["status"] for u in view.notifications][-1] == "idle"
+    assert any(u["status"] == "running" for u in view.notifications)
+    # what the panel built from the deltas is what the session saved
+    saved = json.loads(Path(opened["transcriptPath"]).read_text())
+    assert [m["id"] for m in saved["state"]["messages"]] == [m["id"] for m in view.messages]
+
+
+async def test_a_pre_tool_use_exit_2_hook_fails_the_tool_with_its_stderr(
+    workspace: Workspace,
+) -> None:
+    project_hooks(workspace, "PreToolUse", "echo 'no shell today' >&2; exit 2", matcher="Bash")
+    marker = workspace.project / "ran"
+    script(workspace, reply("", ("Bash", {"command": f"touch {marker}"})), reply("ok"))
+    async with running_server(workspace) as client:
+        opened = await client.open_chat(permissionMode="bypassPermissions")
+        view = await client.turn(opened["sessionId"], "run it")
+
+    [tool] = view.blocks("tool")
+    assert tool["status"] == "error"
+    assert tool["error"] == "PreToolUse:Bash hook error: no shell today"
+    assert not marker.exists()
+
+
+async def test_a_system_message_arrives_as_an_info_notice(workspace: Workspace) -> None:
+    output = json.dumps({"systemMessage": "tests are green"})
+    project_hooks(workspace, "Stop", f"echo '{output}'")
+    script(workspace, reply("all done"))
+    async with running_server(workspace) as client:
+        opened = await client.open_chat()
+        view = await client.turn(opened["sessionId"], "finish")
+
+    [notice] = view.blocks("notice")
+    assert (notice["level"], notice["text"], notice["event"]) == ("info", "tests are green", "Stop")
+
+
+async def test_running_hooks_report_their_status_message(workspace: Workspace) -> None:
+    gate = workspace.root / "gate"
+    wait = f"while [ ! -f {gate} ]; do sleep 0.05; done"
+    workspace.write(
+        workspace.project_settings,
+        {"hooks": {"UserPromptSubmit": [{"hooks": [hook(wait, statusMessage="Checking prompt")]}]}},
+    )
+    script(workspace, reply("fine"))
+    async with running_server(workspace) as client:
+        session_id = (await client.open_chat())["sessionId"]
+        await client.send_chat(session_id, "hello")
+        await client.chat_until(session_id, lambda v: v.running_hooks == ["Checking prompt"])
+        gate.touch()
+        view = await client.chat_until(session_id, lambda v: v.turns == 1)
+
+    assert view.running_hooks == []
+    assert view.messages[-1]["blocks"][0]["text"] == "fine"
+
+
+async def test_a_message_sent_while_a_turn_runs_is_queued_and_runs_after_it(
+    workspace: Workspace,
+) -> None:
+    gate = workspace.root / "gate"
+    slow = ("Bash", {"command": f"while [ ! -f {gate} ]; do sleep 0.05; done; echo slow"})
+    script(workspace, reply("", slow), reply("first done"), reply("second done"))
+    async with running_server(workspace) as client:
+        session_id = (await client.open_chat(permissionMode="bypassPermissions"))["sessionId"]
+        first = await client.send_chat(session_id, "first")
+        await client.chat_until(
+            session_id, lambda v: any(b["status"] == "running" for b in v.blocks("tool"))
+        )
+        second = await client.send_chat(session_id, "second")
+        view = await client.chat_until(session_id, lambda v: v.queued == 1)
+        assert view.status == "running"
+        gate.touch()
+        view = await client.chat_until(session_id, lambda v: v.status == "idle" and not v.queued)
+
+    assert first == {"queued": False}
+    assert second == {"queued": True}
+    users = [m["content"] for m in view.messages if m["role"] == "user"]
+    assert users == ["first", "second"]
+    texts = [b["text"] for b in view.blocks("text")]
+    assert texts == ["first done", "second done"]
+
+
+async def test_cancel_kills_the_running_bash_tool_and_its_processes(workspace: Workspace) -> None:
+    shell_pid, sleep_pid = workspace.root / "shell.pid", workspace.root / "sleep.pid"
+    command = f"echo $$ > {shell_pid}; sleep 300 & echo $! > {sleep_pid}; wait"
+    script(workspace, reply("", ("Bash", {"command": command})), reply("after the cancel"))
+    async with running_server(workspace) as client:
+        session_id = (await client.open_chat(permissionMode="bypassPermissions"))["sessionId"]
+        await client.send_chat(session_id, "sleep")
+        await until(lambda: sleep_pid.exists() and sleep_pid.read_text().strip())
+        pids = int(shell_pid.read_text()), int(sleep_pid.read_text())
+        assert all(alive(pid) for pid in pids)
+        cancelled = await client.call(methods.CHAT_CANCEL, {"sessionId": session_id})
+        view = await client.chat_until(session_id, lambda v: v.turns == 1)
+        await until(lambda: not any(alive(pid) for pid in pids))
+        idle_again = await client.call(methods.CHAT_CANCEL, {"sessionId": session_id})
+        view = await client.turn(session_id, "go on")
+
+    assert cancelled == {"cancelled": True}
+    assert idle_again == {"cancelled": False}
+    [tool] = view.blocks("tool")
+    assert (tool["status"], tool["error"]) == ("cancelled", "Interrupted by user")
+    assert any(n["text"] == "Interrupted by user" for n in view.blocks("notice"))
+    assert view.messages[-1]["blocks"][0]["text"] == "after the cancel"
+
+
+def _write(path: Path, content: str = "x") -> tuple[str, dict[str, Any]]:
+    return ("Write", {"file_path": str(path), "content": content})
+
+
+async def test_permission_allowed_by_the_user_lets_the_tool_run(workspace: Workspace) -> None:
+    target = workspace.project / "a.txt"
+    script(workspace, reply("", _write(target)), reply("written"))
+    async with running_server(workspace) as client:
+        client.permission_answers.append({"allow": True})
+        session_id = (await client.open_chat())["sessionId"]
+        view = await client.turn(session_id, "write")
+
+    [asked] = client.permission_requests
+    [tool] = view.blocks("tool")
+    assert asked == {
+        "sessionId": session_id,
+        "toolUseId": tool["id"],
+        "toolName": "Write",
+        "toolInput": {"file_path": str(target), "content": "x"},
+        "mode": "default",
+        "reason": None,
+    }
+    assert tool["status"] == "success"
+    assert target.read_text() == "x"
+
+
+async def test_permission_denied_by_the_user_refuses_the_tool_with_their_words(
+    workspace: Workspace,
+) -> None:
+    target = workspace.project / "a.txt"
+    script(workspace, reply("", _write(target)), reply("understood"))
+    async with running_server(workspace) as client:
+        client.permission_answers.append({"allow": False, "message": "not that file"})
+        session_id = (await client.open_chat())["sessionId"]
+        view = await client.turn(session_id, "write")
+
+    [tool] = view.blocks("tool")
+    assert tool["status"] == "error"
+    assert tool["error"].startswith("The user doesn't want to proceed with this tool use.")
+    assert tool["error"].endswith("The user said: not that file")
+    assert not target.exists()
+
+
+async def test_always_allow_is_remembered_for_the_session(workspace: Workspace) -> None:
+    first, second = workspace.project / "1.txt", workspace.project / "2.txt"
+    script(
+        workspace,
+        reply("", _write(first)),
+        reply("", _write(second)),
+        reply("both"),
+        reply("", ("Bash", {"command": "true"})),
+        reply("ran"),
+    )
+    async with running_server(workspace) as client:
+        client.permission_answers += [{"allow": True, "always": True}, {"allow": True}]
+        session_id = (await client.open_chat())["sessionId"]
+        await client.turn(session_id, "write both")
+        asked_for_writes = list(client.permission_requests)
+        await client.turn(session_id, "now a command")
+
+    assert [r["toolName"] for r in asked_for_writes] == ["Write"]
+    assert [r["toolName"] for r in client.permission_requests] == ["Write", "Bash"]
+    assert first.exists()
+    assert second.exists()
+
+
+async def test_cancel_while_asking_withdraws_the_question(workspace: Workspace) -> None:
+    target = workspace.project / "a.txt"
+    script(workspace, reply("", _write(target)), reply("next"))
+    async with running_server(workspace) as client:
+        session_id = (await client.open_chat())["sessionId"]
+        await client.send_chat(session_id, "write")  # no answer queued: the client waits
+        await asyncio.wait_for(client.permission_asked.wait(), TIMEOUT)
+        await client.call(methods.CHAT_CANCEL, {"sessionId": session_id})
+        view = await client.chat_until(session_id, lambda v: v.turns == 1)
+        client.permission_answers.append({"allow": True})  # the session still works
+        view = await client.turn(session_id, "again")
+
+    [tool] = view.blocks("tool")
+    assert tool["status"] == "cancelled"
+    assert not target.exists()
+    assert view.messages[-1]["blocks"][0]["text"] == "next"
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "problem"),
+    [
+        (methods.CHAT_OPEN, {"permissionMode": "yolo"}, "permissionMode"),
+        (methods.CHAT_OPEN, {"sessionId": "../../etc/passwd"}, "sessionId"),
+        (methods.CHAT_OPEN, {"provider": "gemini"}, "provider"),
+        (methods.CHAT_SEND, {"sessionId": "abc"}, "text: Field required"),
+        (methods.CHAT_SEND, {"sessionId": "abc", "text": ""}, "text"),
+        (methods.CHAT_SEND, ["abc", "hi"], "params must be an object"),
+        (methods.CHAT_CANCEL, {}, "sessionId: Field required"),
+    ],
+)
+async def test_invalid_params_are_error_32602_naming_the_field(
+    workspace: Workspace, method: str, params: Any, problem: str
+) -> None:
+    script(workspace, reply("unused"))
+    async with running_server(workspace) as client:
+        with pytest.raises(JsonRpcException) as refused:
+            await client.call(method, params)
+    assert refused.value.code == -32602
+    assert refused.value.message.startswith(f"Invalid params for {method}: ")
+    assert problem in refused.value.message
+
+
+async def _refused(client: HostClient, method: str, params: Any) -> dict[str, Any]:
+    with pytest.raises(JsonRpcException) as refused:
+        await client.call(method, params)
+    assert refused.value.code == -32803
+    data: dict[str, Any] = refused.value.data
+    assert data["message"] == refused.value.message
+    return data
+
+
+async def test_unknown_sessions_and_a_missing_provider_are_request_failures(
+    workspace: Workspace,
+) -> None:
+    async with running_server(workspace) as client:
+        no_provider = await _refused(client, methods.CHAT_OPEN, {})
+        not_open = await _refused(client, methods.CHAT_SEND, {"sessionId": "nope", "text": "hi"})
+
+    assert no_provider["reason"] == "noProvider"
+    assert not_open == {
+        "reason": "sessionNotOpen",
+        "sessionId": "nope",
+        "message": not_open["message"],
+    }
+
+
+async def test_resuming_a_saved_session_by_id_returns_its_messages(workspace: Workspace) -> None:
+    log = workspace.root / "starts"
+    project_hooks(workspace, "SessionStart", f"cat >> {log}; echo >> {log}")
+    script(workspace, reply("first answer"), reply("second answer"))
+    async with running_server(workspace) as client:
+        session_id = (await client.open_chat())["sessionId"]
+        before = (await client.turn(session_id, "question")).messages
+
+    async with running_server(workspace) as client:
+        resumed = await client.open_chat(sessionId=session_id)
+        again = await client.call(methods.CHAT_OPEN, {"sessionId": session_id})
+
+    assert resumed["sessionId"] == session_id
+    assert resumed["messages"] == before
+    assert [m["role"] for m in before] == ["user", "assistant"]
+    assert again["messages"] == before  # an open session is reattached, not started twice
+    sources = [json.loads(line)["source"] for line in log.read_text().splitlines()]
+    assert sources == ["startup", "resume"]
+
+
+async def test_unknown_saved_session_is_session_not_found(workspace: Workspace) -> None:
+    script(workspace, reply("unused"))
+    async with running_server(workspace) as client:
+        data = await _refused(client, methods.CHAT_OPEN, {"sessionId": "never-saved"})
+    assert data["reason"] == "sessionNotFound"
+    assert data["sessionId"] == "never-saved"
+
+
+async def test_shutdown_ends_open_sessions_and_session_end_hooks_run(
+    workspace: Workspace,
+) -> None:
+    ended = workspace.root / "ended.json"
+    project_hooks(workspace, "SessionEnd", f"cat > {ended}")
+    script(workspace, reply("hi"))
+    async with running_server(workspace) as client:
+        session_id = (await client.open_chat())["sessionId"]
+        assert not ended.exists()
+
+    payload = json.loads(ended.read_text())
+    assert (payload["hook_event_name"], payload["session_id"]) == ("SessionEnd", session_id)
+
+
+async def test_untrusted_project_hooks_do_not_run_but_programmatic_ones_do(
+    workspace: Workspace,
+) -> None:
+    project_hooks(workspace, "PreToolUse", "echo 'project hook' >&2; exit 2", matcher="Bash")
+    programmatic = {
+        "PostToolUse": [{"matcher": "Bash", "hooks": [hook("echo 'checked' >&2; exit 2")]}]
+    }
+    script(workspace, reply("", ("Bash", {"command": "echo ran"})), reply("ok"))
+    options = {"trusted": False, "hooks": programmatic}
+    async with running_server(workspace, options=options) as client:
+        session_id = (await client.open_chat(permissionMode="bypassPermissions"))["sessionId"]
+        view = await client.turn(session_id, "run")
+
+    [tool] = view.blocks("tool")
+    assert (tool["status"], tool["result"]) == ("success", "ran")
+    meta = [m["content"] for m in view.messages if m["role"] == "user" and m["isMeta"]]
+    assert meta == ['PostToolUse:Bash hook blocking error from command: "echo \'checked\' >&2; '
+                    "exit 2\": checked"]  # fmt: skip
