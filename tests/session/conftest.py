@@ -5,6 +5,7 @@ points the official SDK at the fake server, runs the prompts to idle and closes 
 """
 
 import json
+import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -40,6 +41,14 @@ def merge(*configs: dict[str, Any]) -> dict[str, Any]:
         for event, groups in config.items():
             merged.setdefault(event, []).extend(groups)
     return merged
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def record(path: Path) -> str:
