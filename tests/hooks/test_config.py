@@ -327,7 +327,10 @@ GROUP = st.one_of(
 DOCUMENT = st.dictionaries(EVENT_KEY, st.one_of(JSON, st.lists(GROUP, max_size=3)), max_size=4)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(DOCUMENT)
 def test_any_document_loads_without_raising_and_every_skip_is_reported(
     project, document: dict[str, Any]
