@@ -35,3 +35,13 @@ def sessions_dir(home: Path | None = None) -> Path:
 
 def transcript_path(session_id: str, home: Path | None = None) -> Path:
     return sessions_dir(home) / f"session_{session_id}.json"
+
+
+def worktrees_dir(repo_top: Path) -> Path:
+    """Where wavehost puts the git worktrees it creates (EnterWorktree)."""
+    return repo_top / WAVE_DIR / "worktrees"
+
+
+def agent_transcript_path(session_id: str, agent_id: str, home: Path | None = None) -> Path:
+    """A subagent's own conversation (SubagentStop's `agent_transcript_path`)."""
+    return sessions_dir(home) / f"session_{session_id}" / f"agent_{agent_id}.json"

@@ -274,3 +274,32 @@ async def test_claude_codes_legacy_pre_tool_use_decisions_still_work(fire, proje
     )
     assert outcome.permission_decision == "allow"
     assert not outcome.blocked
+
+
+# --- PermissionRequest: hookSpecificOutput.decision.behavior ---------------------------------
+
+
+def behaves(behavior: str, message: str | None = None) -> dict[str, Any]:
+    answer: dict[str, Any] = {"behavior": behavior}
+    if message is not None:
+        answer["message"] = message
+    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": answer}}
+
+
+@pytest.mark.parametrize(
+    ("hooks", "expected", "reason"),
+    [
+        ([behaves("allow")], "allow", None),
+        ([behaves("deny", "not on main")], "deny", "not on main"),
+        ([behaves("allow"), behaves("deny", "no")], "deny", "no"),
+    ],
+)
+async def test_permission_request_json_behavior_allows_or_denies_for_the_user(
+    fire, project, hooks: list[dict[str, Any]], expected: str, reason: str | None
+) -> None:
+    doc = hooks_doc("PermissionRequest", *(prints(h) for h in hooks))
+    outcome = await fire(doc, common("PermissionRequest", project, **WRITE))
+    assert outcome.permission_decision == expected
+    assert outcome.permission_reason == reason
+    assert outcome.blocked == (expected == "deny")
+    assert outcome.notices == []

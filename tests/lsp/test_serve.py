@@ -116,6 +116,7 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
         methods.CHAT_OPEN,
         methods.CHAT_SEND,
         methods.CHAT_CANCEL,
+        methods.CHAT_COMPACT,
         methods.CHAT_UPDATED,
         methods.CHAT_REQUEST_PERMISSION,
     }

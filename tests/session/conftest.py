@@ -5,6 +5,7 @@ points the official SDK at the fake server, runs the prompts to idle and closes 
 """
 
 import json
+import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -40,6 +41,28 @@ def merge(*configs: dict[str, Any]) -> dict[str, Any]:
         for event, groups in config.items():
             merged.setdefault(event, []).extend(groups)
     return merged
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def record(path: Path) -> str:
+    """A hook command appending its stdin as one JSON line to `path`."""
+    return f"python3 -c \"import sys; open('{path}', 'a').write(sys.stdin.read().strip() + '\\n')\""
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    """What `record` wrote: one hook input per line."""
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def metas(messages: Sequence[Any]) -> list[str]:
+    return [m.content for m in messages if isinstance(m, UserMessage) and m.is_meta]
 
 
 def users(messages: Sequence[Any]) -> list[UserMessage]:
@@ -97,6 +120,7 @@ class ChatRunner:
         respond: Responder | None = None,
         resume: str | None = None,
         listeners: Sequence[Callable[[Any], None]] = (),
+        config: dict[str, Any] | None = None,
     ) -> AsyncIterator[Chat]:
         if hooks is not None:
             self.write_hooks(hooks)
@@ -112,6 +136,7 @@ class ChatRunner:
                 hooks=programmatic,
                 ask_permission=ask,
                 listeners=list(listeners),
+                **(config or {}),
             )
             async with open_session(config, resume=resume) as session:
                 yield Chat(session, llm)

@@ -2,14 +2,22 @@
 cancellation."""
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from tests.session.conftest import ChatRunner, hooks_for, merge, tools, turn, until, users
+from tests.session.conftest import (
+    ChatRunner,
+    alive,
+    hooks_for,
+    merge,
+    tools,
+    turn,
+    until,
+    users,
+)
 from tests.session.fake_llm import serve
 from wavehost.hooks.catalogue import Event
 from wavehost.session import transcript
@@ -157,7 +165,7 @@ async def test_cancel_kills_the_running_tool_and_keeps_the_session_usable(
         [block] = tools(session.messages)
         assert (block.status, block.error) == ("cancelled", "Interrupted by user")
         pid = int(pid_file.read_text())
-        await until(lambda: not _alive(pid))
+        await until(lambda: not alive(pid))
         session.send("next")
         with anyio.fail_after(30):
             await session.wait_idle()
@@ -165,14 +173,6 @@ async def test_cancel_kills_the_running_tool_and_keeps_the_session_usable(
     second: Any = running.llm.requests[1]["messages"]
     results = [c for m in second for c in m["content"] if c["type"] == "tool_result"]
     assert results[0]["content"] == "Interrupted by user"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 async def test_async_rewake_hook_exit_2_wakes_the_model_with_a_system_reminder(

@@ -35,7 +35,10 @@ async def test_anthropic_request_carries_tools_system_and_tool_results(chat: Cha
     assert result.llm.paths == ["/v1/messages", "/v1/messages"]
     assert first["stream"] is True
     assert first["model"] == "fake-anthropic"
-    assert {t["name"] for t in first["tools"]} == {"Read", "Write", "Edit", "Bash", "Glob", "Grep"}
+    assert {t["name"] for t in first["tools"]} == {
+        *("Read", "Write", "Edit", "Bash", "Glob", "Grep", "TaskOutput", "TaskStop", "Agent"),
+        *("CronCreate", "CronList", "CronDelete", "EnterWorktree", "ExitWorktree"),
+    }
     assert first["tools"][0]["input_schema"]["type"] == "object"
     assert "Project root" in first["system"]
     user_turn = second["messages"][2]

@@ -6,7 +6,7 @@ from typing import Any
 
 import anyio
 
-from tests.session.conftest import ChatRunner, hooks_for, notices, turn, users
+from tests.session.conftest import ChatRunner, hooks_for, lines, notices, record, turn, users
 from wavehost.session.providers.scripted import ScriptedTurn
 
 # Blocks the first Stop of a turn only: stop_hook_active is the loop guard.
@@ -18,15 +18,6 @@ BLOCK_ONCE = (
 GUARD = (
     "python3 -c \"import json,sys; sys.exit(0 if json.load(sys.stdin)['stop_hook_active'] else 1)\""
 )
-
-
-def record(path: Path) -> str:
-    """A hook command appending its stdin as one JSON line to `path`."""
-    return f"python3 -c \"import sys; open('{path}', 'a').write(sys.stdin.read().strip() + '\\n')\""
-
-
-def lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 async def test_exit_2_injects_stderr_as_is_meta_and_the_next_stop_has_stop_hook_active(

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from tests.session.conftest import until
-from wavehost.session.tools import BackgroundShells, Workspace, default_tools
+from wavehost.session.tools import BackgroundTasks, Workspace, default_tools
 
 
 @pytest.fixture
@@ -14,8 +14,8 @@ def workspace(tmp_path: Path) -> Workspace:
 
 
 async def call(workspace: Workspace, name: str, **args: object):  # type: ignore[no-untyped-def]
-    async with BackgroundShells() as shells:
-        return await default_tools(shells)[name](dict(args), workspace)
+    async with BackgroundTasks() as tasks:
+        return await default_tools(tasks)[name](dict(args), workspace)
 
 
 async def test_write_then_read_with_offset_and_limit(workspace: Workspace) -> None:
@@ -77,13 +77,13 @@ async def test_bash_follows_cd_reports_exit_codes_and_times_out(workspace: Works
 
 
 async def test_bash_in_background_writes_its_output_to_a_file(workspace: Workspace) -> None:
-    async with BackgroundShells() as shells:
-        started = await default_tools(shells)["Bash"](
+    async with BackgroundTasks() as tasks:
+        started = await default_tools(tasks)["Bash"](
             {"command": "echo bg", "run_in_background": True}, workspace
         )
         assert started.ok
         assert started.response["backgroundTaskId"].startswith("bash_")
-        await until(lambda: not shells.running())
+        await until(lambda: not tasks.running())
     log = workspace.root.joinpath(started.response["outputFile"])
     assert log.read_text() == "bg\n"
 

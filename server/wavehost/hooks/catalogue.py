@@ -46,6 +46,7 @@ class EventSpec:
     additional_context: bool = False  # honours hookSpecificOutput.additionalContext
     decision_block: bool = False  # honours top-level decision:"block" + reason
     permission_decision: bool = False  # honours hookSpecificOutput.permissionDecision
+    permission_behavior: bool = False  # honours hookSpecificOutput.decision.behavior
     failures_logged_only: bool = False  # failures go to the log, never to the user
     takes_over: bool = False  # hooks replace wavehost's own action (worktrees)
 
@@ -110,6 +111,7 @@ class Event(Enum):
         "工具请求权限时",
         matcher_field="tool_name",
         on_exit2=OnExit2.DENY,
+        permission_behavior=True,
     )
     Notification = EventSpec(
         p.NotificationInput,

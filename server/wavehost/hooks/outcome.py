@@ -66,6 +66,15 @@ class Outcome(WireModel):
     runs: list[RunSummary] = []
 
 
+class _PermissionBehavior(BaseModel):
+    """PermissionRequest's answer for the user (Claude Code: `decision.behavior` + `message`)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    behavior: Literal["allow", "deny"]
+    message: str | None = None
+
+
 class _SpecificOutput(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -73,6 +82,7 @@ class _SpecificOutput(BaseModel):
     additionalContext: str | None = None  # noqa: N815
     permissionDecision: Literal["allow", "deny", "ask", "defer"] | None = None  # noqa: N815
     permissionDecisionReason: str | None = None  # noqa: N815
+    decision: _PermissionBehavior | None = None
 
 
 class _JsonOutput(BaseModel):
@@ -191,6 +201,12 @@ class _Builder:
             self.meta.append(parsed.reason.strip())
         if spec.permission_decision:
             self._permission_json(parsed)
+        specific = parsed.hookSpecificOutput
+        if spec.permission_behavior and specific is not None and specific.decision is not None:
+            answer = specific.decision
+            if answer.behavior == "deny":
+                self.blocked = True
+            self.permission(answer.behavior, None if _blank(answer.message) else answer.message)
 
     def _permission_json(self, parsed: _JsonOutput) -> None:
         specific = parsed.hookSpecificOutput

@@ -26,6 +26,8 @@ from wavehost.lsp.options import Session
 from wavehost.lsp.protocol import (
     ChatCancelParams,
     ChatCancelResult,
+    ChatCompactParams,
+    ChatCompactResult,
     ChatErrorData,
     ChatOpenParams,
     ChatOpenResult,
@@ -131,6 +133,7 @@ class ChatHost:
             methods.CHAT_OPEN: self.open,
             methods.CHAT_SEND: self.send,
             methods.CHAT_CANCEL: self.cancel,
+            methods.CHAT_COMPACT: self.compact,
         }
 
     async def _hold(self) -> None:
@@ -243,6 +246,15 @@ class ChatHost:
         running = session.status == "running"
         session.cancel()
         return dump(ChatCancelResult(cancelled=running))
+
+    async def compact(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatCompactParams, params, methods.CHAT_COMPACT)
+        session = self._session(request.session_id)
+        try:
+            compacted = await session.compact(request.instructions or "")
+        except RuntimeError as err:  # closing: the server is shutting down
+            raise _failed("sessionNotOpen", str(err), session.id) from err
+        return dump(ChatCompactResult(compacted=compacted))
 
     # -- server → client --------------------------------------------------------------------
 

@@ -207,6 +207,23 @@ class ChatCancelResult(WireModel):
     )
 
 
+class ChatCompactParams(WireModel):
+    session_id: SessionId
+    instructions: str | None = Field(
+        default=None,
+        description="What the summary should keep or focus on (like `/compact <instructions>`); "
+        "PreCompact hooks' output is added to it",
+    )
+
+
+class ChatCompactResult(WireModel):
+    compacted: bool = Field(
+        description="True: the model now continues from a summary. False: the summary call "
+        "failed and the conversation is unchanged (an error notice says why). Answered once any "
+        "running turn and the compaction are over"
+    )
+
+
 class MessagePut(WireModel):
     """The message at `index` is this one now: a new message when `index` is the length of the
     list, else a replacement (streamed text, a tool's status, a notice)."""
@@ -307,6 +324,7 @@ METHODS: tuple[Method, ...] = (
     Method(methods.CHAT_OPEN, "clientToServer", ChatOpenParams, ChatOpenResult),
     Method(methods.CHAT_SEND, "clientToServer", ChatSendParams, ChatSendResult),
     Method(methods.CHAT_CANCEL, "clientToServer", ChatCancelParams, ChatCancelResult),
+    Method(methods.CHAT_COMPACT, "clientToServer", ChatCompactParams, ChatCompactResult),
     Method(methods.CHAT_UPDATED, "serverToClient", ChatUpdatedParams, None),
     Method(
         methods.CHAT_REQUEST_PERMISSION,

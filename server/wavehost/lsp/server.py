@@ -26,7 +26,7 @@ SETTINGS_METHODS = (
     methods.OPEN_CONFIG_FILE,
     methods.HOOKS_PREFILL,
 )
-CHAT_METHODS = (methods.CHAT_OPEN, methods.CHAT_SEND, methods.CHAT_CANCEL)
+CHAT_METHODS = (methods.CHAT_OPEN, methods.CHAT_SEND, methods.CHAT_CANCEL, methods.CHAT_COMPACT)
 
 
 class WaveServer(LanguageServer):

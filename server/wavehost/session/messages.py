@@ -95,6 +95,9 @@ class UserMessage(SessionModel):
     id: str = Field(default_factory=new_id)
     content: str
     is_meta: bool = False
+    # Compaction's summary: the model sees nothing before it. None rather than False so ordinary
+    # messages keep their wire form (`to_wire` drops None).
+    is_compact_summary: bool | None = None
 
 
 class AssistantMessage(SessionModel):
@@ -155,13 +158,20 @@ ModelMessage = ModelUser | ModelAssistant | ModelToolResult
 
 
 def to_model_messages(messages: Sequence[UserMessage | AssistantMessage]) -> list[ModelMessage]:
-    """The conversation as the model sees it: no notices; isMeta user messages kept.
+    """The conversation as the model sees it: no notices; isMeta user messages kept; nothing
+    before the latest compaction summary (the user still sees it all).
 
     Each tool's result follows its assistant message directly (both wire formats require it),
     before any isMeta message a hook added while the tools ran.
     """
+    start = 0
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, UserMessage) and message.is_compact_summary:
+            start = index
+            break
     out: list[ModelMessage] = []
-    for message in messages:
+    for message in messages[start:]:
         if isinstance(message, UserMessage):
             out.append(ModelUser(message.content))
             continue

@@ -6,19 +6,15 @@ holds for the next one (and for the hooks, whose cwd is the session workdir). `$
 """
 
 import os
-import signal
 import tempfile
-import uuid
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 import anyio
-from anyio.abc import Process, TaskGroup
 from pydantic import Field
 
+from wavehost.session.background import BackgroundTasks
+from wavehost.session.process import run_shell
 from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
-from wavehost.session.tools.process import kill_group, open_shell, run_shell
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -42,59 +38,6 @@ def _clip(text: str) -> str:
     return f"{text[:half]}\n… [{len(text) - MODEL_OUTPUT_LIMIT} characters cut] …\n{text[-half:]}"
 
 
-class BackgroundShells:
-    """Commands started with `run_in_background`; their output goes to a file the model can Read.
-
-    Entered for the session's lifetime; leaving kills whatever is still running.
-    """
-
-    def __init__(self) -> None:
-        self._group: TaskGroup | None = None
-        self._running: dict[str, tuple[str, Process]] = {}
-        self._dir = Path(tempfile.mkdtemp(prefix="wavehost-shells-"))
-
-    async def __aenter__(self) -> Self:
-        self._group = anyio.create_task_group()
-        await self._group.__aenter__()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        for _, process in self._running.values():
-            kill_group(process, signal.SIGTERM)
-        assert self._group is not None
-        return await self._group.__aexit__(exc_type, exc, tb)
-
-    def running(self) -> list[tuple[str, str]]:
-        """(id, command) of each command still running."""
-        return [(shell_id, command) for shell_id, (command, _) in self._running.items()]
-
-    async def start(self, command: str, workspace: Workspace) -> tuple[str, Path]:
-        if self._group is None:
-            raise RuntimeError("BackgroundShells must be entered (async with) before use")
-        shell_id = f"bash_{uuid.uuid4().hex[:8]}"
-        output = self._dir / f"{shell_id}.log"
-        with output.open("wb") as sink:
-            process = await open_shell(
-                command, workspace.spawn_dir(), os.environ, stdout=sink.fileno()
-            )
-        self._running[shell_id] = (command, process)
-        self._group.start_soon(self._reap, shell_id, process)
-        return shell_id, output
-
-    async def _reap(self, shell_id: str, process: Process) -> None:
-        try:
-            await process.wait()
-        finally:
-            self._running.pop(shell_id, None)
-            with anyio.CancelScope(shield=True):
-                await process.aclose()
-
-
 class Bash(Tool[BashInput]):
     name = "Bash"
     kind = "execute"
@@ -104,17 +47,19 @@ class Bash(Tool[BashInput]):
     )
     input_model = BashInput
 
-    def __init__(self, shells: BackgroundShells) -> None:
-        self.shells = shells
+    def __init__(self, tasks: BackgroundTasks) -> None:
+        self.tasks = tasks
 
     async def run(self, args: BashInput, workspace: Workspace) -> ToolResult:
         if args.run_in_background:
-            shell_id, log_file = await self.shells.start(args.command, workspace)
+            task = await self.tasks.start_shell(
+                args.command, workspace.spawn_dir(), os.environ, args.description
+            )
             return ToolResult.success(
-                f"Command running in background with ID: {shell_id}. "
-                f"Output is written to {log_file}",
-                backgroundTaskId=shell_id,
-                outputFile=str(log_file),
+                f"Command running in background with ID: {task.id}. Output is being written "
+                f"to: {task.output_file}. Read it with TaskOutput; stop it with TaskStop.",
+                backgroundTaskId=task.id,
+                outputFile=str(task.output_file),
             )
         fd, cwd_file = tempfile.mkstemp(prefix="wavehost-cwd-")
         os.close(fd)

@@ -1,0 +1,127 @@
+"""Subagents: the `Agent` tool's work, run by the same loop as the main agent.
+
+A subagent has its own conversation (its own transcript file, `agent_transcript_path`), its own
+copy of the workdir (a `cd` inside it does not move the session) and the tools its type allows.
+SubagentStart fires before it starts and SubagentStop when it would end (both matched on
+`agent_type`); a SubagentStop block makes it go on, like Stop for the main agent. In the
+foreground its final reply is the tool result; in the background it is a task whose completion
+wakes the main agent with a notification.
+"""
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+from wavehost import paths
+from wavehost.hooks import payloads as p
+from wavehost.session import transcript
+from wavehost.session.actor import Actor
+from wavehost.session.agent_loop import AgentLoop, SessionPort
+from wavehost.session.agent_types import AGENT_TYPES, SUBAGENT_SYSTEM_PROMPT, AgentType
+from wavehost.session.background import BackgroundTasks
+from wavehost.session.conversation import AnyMessage, Conversation
+from wavehost.session.messages import AssistantMessage, UserMessage
+from wavehost.session.tools import Toolbox, ToolError, ToolResult, Workspace
+from wavehost.session.tools.agent import AgentInput
+
+
+def final_text(messages: list[AnyMessage]) -> str:
+    """The agent's report: the text of its last reply that has any."""
+    for message in reversed(messages):
+        if isinstance(message, AssistantMessage) and message.text():
+            return message.text()
+    return ""
+
+
+class Subagents:
+    def __init__(
+        self,
+        session: SessionPort,
+        root: Path,
+        home: Path | None,
+        tasks: BackgroundTasks,
+        tools: Toolbox,
+    ) -> None:
+        self.session = session
+        self.root = root
+        self.home = home
+        self.tasks = tasks
+        self.tools = tools  # what a subagent may get; its type narrows it down
+
+    async def launch(self, args: AgentInput, workspace: Workspace) -> ToolResult:
+        kind = AGENT_TYPES.get(args.subagent_type)
+        if kind is None:
+            available = ", ".join(AGENT_TYPES)
+            raise ToolError(
+                f"Agent type '{args.subagent_type}' not found. Available agents: {available}"
+            )
+        agent_id = uuid.uuid4().hex[:16]
+        started = p.SubagentStartInput(
+            **self.session.common(), agent_id=agent_id, agent_type=kind.name
+        )
+        self.session.apply(await self.session.dispatch(started))
+        actor = self._actor(kind, agent_id, workspace)
+        actor.conversation.append(UserMessage(content=args.prompt))
+
+        async def run() -> str:
+            await AgentLoop(self.session, actor).respond()
+            return final_text(actor.conversation.messages)
+
+        report = {"agentId": agent_id, "agentType": kind.name}
+        if args.run_in_background:
+            task = self.tasks.start_agent(kind.name, args.description, run)
+            return ToolResult.success(
+                f"Async agent launched successfully.\nagentId: {agent_id} (task {task.id})\n"
+                "The agent is working in the background; you will be notified when it is done. "
+                f"Its report will be in {task.output_file} (or use TaskOutput with {task.id}).",
+                **report,
+                taskId=task.id,
+                outputFile=str(task.output_file),
+            )
+        text = await run()
+        return ToolResult.success(text or "(the agent finished without a report)", **report)
+
+    def _actor(self, kind: AgentType, agent_id: str, workspace: Workspace) -> Actor:
+        path = paths.agent_transcript_path(self.session.id, agent_id, self.home)
+        own = Workspace(workspace.root, workspace.cwd)
+        created = transcript.now()
+
+        def describe(messages: list[AnyMessage]) -> transcript.Transcript:
+            return transcript.Transcript(
+                session_id=self.session.id,
+                root=str(self.root),
+                workdir=str(own.cwd),
+                permission_mode=self.session.permission_mode,
+                provider=self.session.provider.name,
+                model=self.session.provider.model,
+                created_at=created,
+                updated_at=transcript.now(),
+                state=transcript.TranscriptState(messages=messages),
+            )
+
+        def stop(common: dict[str, Any], active: bool, last: str | None) -> p.HookInput:
+            # No background_tasks / session_crons: those belong to the main agent's Stop only.
+            return p.SubagentStopInput(
+                **common,
+                stop_hook_active=active,
+                last_assistant_message=last,
+                agent_transcript_path=str(path),
+            )
+
+        tools = {
+            name: tool
+            for name, tool in self.tools.items()
+            if kind.tools is None or name in kind.tools
+        }
+        system = SUBAGENT_SYSTEM_PROMPT.format(
+            type=kind.name, root=self.root, instructions=kind.instructions
+        )
+        return Actor(
+            Conversation(self.session.id, path, [], describe),
+            own,
+            tools,
+            system,
+            stop,
+            agent_id=agent_id,
+            agent_type=kind.name,
+        )

@@ -1,0 +1,143 @@
+"""Entering and leaving a git worktree: the session's workdir moves there and back.
+
+wavehost creates worktrees with real git (`git worktree add` on a new branch, under
+`<repo>/.wave/worktrees/<name>`) unless WorktreeCreate hooks are configured: then they take over
+creation (the first hook's last stdout line is the path; all failing or printing nothing blocks
+creation with the reason), and removing such a worktree is the WorktreeRemove hooks' job (their
+failures are only logged; wavehost never runs `git worktree remove` on a path it didn't make).
+`$WAVE_PROJECT_DIR` is the session root throughout; only the hooks' cwd follows the workdir.
+"""
+
+import logging
+import re
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import anyio
+
+from wavehost import paths
+from wavehost.hooks import payloads as p
+from wavehost.hooks.catalogue import Event
+from wavehost.hooks.outcome import Outcome
+from wavehost.session.tools.base import ToolError, Workspace
+
+log = logging.getLogger(__name__)
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class HookPort(Protocol):
+    """What worktrees need from the session: its hooks, fired in its name."""
+
+    def has_hooks(self, event: Event) -> bool: ...
+
+    def common(self) -> dict[str, Any]: ...
+
+    async def dispatch(self, payload: p.HookInput) -> Outcome: ...
+
+    def apply(self, outcome: Outcome) -> None: ...
+
+
+@dataclass(frozen=True)
+class ActiveWorktree:
+    name: str
+    path: Path
+    return_to: Path  # the workdir before entering
+    branch: str | None = None  # git-made: its branch and repository; None when a hook made it
+    repo: Path | None = None
+    by_hook: bool = False
+
+
+async def _git(cwd: Path, *args: str) -> str:
+    done = await anyio.run_process(["git", *args], cwd=cwd, check=False)
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip() or f"exit code {done.returncode}"
+        raise ToolError(f"git {' '.join(args)} failed: {message}")
+    return done.stdout.decode(errors="replace").strip()
+
+
+class Worktrees:
+    def __init__(self, hooks: HookPort) -> None:
+        self.hooks = hooks
+        self.active: ActiveWorktree | None = None
+
+    async def enter(self, name: str | None, workspace: Workspace) -> ActiveWorktree:
+        if self.active is not None:
+            raise ToolError(
+                f"Already in worktree {self.active.path}; leave it with ExitWorktree first"
+            )
+        name = name or f"wt-{uuid.uuid4().hex[:6]}"
+        if not NAME.match(name):
+            raise ToolError(
+                f"Invalid worktree name {name!r}: letters, digits, '.', '_' and '-' only (max 64)"
+            )
+        if self.hooks.has_hooks(Event.WorktreeCreate):
+            active = await self._create_by_hook(name, workspace)
+        else:
+            active = await self._create_with_git(name, workspace)
+        workspace.cwd = active.path
+        self.active = active
+        return active
+
+    async def _create_by_hook(self, name: str, workspace: Workspace) -> ActiveWorktree:
+        outcome = await self.hooks.dispatch(p.WorktreeCreateInput(**self.hooks.common(), name=name))
+        self.hooks.apply(outcome)
+        if outcome.blocked or outcome.worktree_path is None:
+            raise ToolError(outcome.reason or "WorktreeCreate hook failed: no path printed")
+        path = workspace.resolve(outcome.worktree_path)
+        if not path.is_dir():
+            raise ToolError(f"WorktreeCreate hook printed a path that is not a directory: {path}")
+        return ActiveWorktree(name, path, workspace.cwd, by_hook=True)
+
+    async def _create_with_git(self, name: str, workspace: Workspace) -> ActiveWorktree:
+        top = Path(await _git(workspace.spawn_dir(), "rev-parse", "--show-toplevel"))
+        path = paths.worktrees_dir(top) / name
+        if path.exists():
+            raise ToolError(f"Worktree path already exists: {path}")
+        branch = f"worktree-{name}"
+        await _git(top, "worktree", "add", "-b", branch, str(path), "HEAD")
+        return ActiveWorktree(name, path, workspace.cwd, branch=branch, repo=top)
+
+    async def leave(
+        self, action: Literal["keep", "remove"], discard_changes: bool, workspace: Workspace
+    ) -> str:
+        active = self.active
+        if active is None:
+            raise ToolError("Not in a worktree: EnterWorktree was not used in this session")
+        if action == "keep":
+            said = f"Left worktree {active.path}; it is kept"
+            said += f" (branch {active.branch})." if active.branch else "."
+        elif active.by_hook:
+            said = await self._remove_by_hook(active)
+        else:
+            said = await self._remove_with_git(active, discard_changes)
+        self.active = None
+        workspace.cwd = active.return_to
+        return f"{said} The session is back in {active.return_to}."
+
+    async def _remove_by_hook(self, active: ActiveWorktree) -> str:
+        if not self.hooks.has_hooks(Event.WorktreeRemove):
+            return (
+                f"Left worktree {active.path}. A WorktreeCreate hook made it and no WorktreeRemove "
+                "hook is configured, so it was left in place."
+            )
+        payload = p.WorktreeRemoveInput(**self.hooks.common(), worktree_path=str(active.path))
+        outcome = await self.hooks.dispatch(payload)
+        self.hooks.apply(outcome)  # failures are only logged (catalogue: failures_logged_only)
+        return f"Left worktree {active.path}; the WorktreeRemove hooks were asked to remove it."
+
+    async def _remove_with_git(self, active: ActiveWorktree, discard_changes: bool) -> str:
+        if active.path.is_dir():
+            changes = await _git(active.path, "status", "--porcelain")
+            if changes and not discard_changes:
+                raise ToolError(
+                    f"Worktree {active.path} has uncommitted changes:\n{changes}\n"
+                    "Commit them, leave with action 'keep', or pass discard_changes: true."
+                )
+        assert active.repo is not None
+        assert active.branch is not None
+        await _git(active.repo, "worktree", "remove", "--force", str(active.path))
+        await _git(active.repo, "branch", "-D", active.branch)
+        return f"Removed worktree {active.path} and its branch {active.branch}."
