@@ -34,10 +34,11 @@ const TURNS = [
   { text: "再看一眼。", tool_calls: [{ name: "Read", input: { file_path: "PLAN.md" } }] },
   { text: "完成：`PLAN.md` 已写好。" },
   { text: "这是第二条消息的回复。" },
+  { text: "清理被钩子拦下；PLAN.md 已写好。" }, // the compaction's summary
 ];
 
 describe("chat panel in browser mode", () => {
-  it("a PreToolUse hook blocks a tool: its failure text, a systemMessage notice, permission, queue", async () => {
+  it("a PreToolUse hook blocks a tool: failure text, systemMessage notice, permission, queue, compaction", async () => {
     ws = new Workspace();
     ws.write(
       ws.projectSettings,
@@ -98,6 +99,13 @@ describe("chat panel in browser mode", () => {
       expect.stringContaining("还有吗？"),
     ]);
     await page.screenshot({ path: join(SCREENSHOTS, "chat-turn-browser-mode.png"), fullPage: true });
+
+    // Compaction: the model summarises; the page marks where, with the summary folded.
+    await panel.locator("[data-action=compact]").click();
+    const marker = panel.getByTestId("compacted");
+    await expect.poll(() => marker.count(), { timeout: 30_000 }).toBe(1);
+    await marker.locator("summary").click();
+    expect(await marker.innerText()).toContain("清理被钩子拦下；PLAN.md 已写好。");
     expect(problems).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ describe("chat state", () => {
       ]),
     );
     expect(s.messages).toEqual([
-      { role: "user", id: "m0", content: "no role given", isMeta: false },
+      { role: "user", id: "m0", content: "no role given", isMeta: false, isCompactSummary: false },
       {
         role: "assistant",
         id: "m1",
@@ -76,9 +76,12 @@ describe("chat state", () => {
     expect(s.messages).toEqual([]);
   });
 
-  it("hides isMeta user messages", () => {
-    const s = opened(openResult([user("u1", "hi"), user("m1", "<system-reminder>ctx</system-reminder>", true), assistant("a", "ok")]));
-    expect(visibleMessages(s).map((m) => m.id)).toEqual(["u1", "a"]);
+  it("hides isMeta user messages, but shows where the conversation was compacted", () => {
+    const summary: UserMessage = { ...user("c1", "Summary: …", true), isCompactSummary: true };
+    const s = opened(
+      openResult([user("u1", "hi"), user("m1", "<system-reminder>ctx</system-reminder>", true), assistant("a", "ok"), summary]),
+    );
+    expect(visibleMessages(s).map((m) => m.id)).toEqual(["u1", "a", "c1"]);
   });
 
   it("shows queued messages until their turn starts", () => {

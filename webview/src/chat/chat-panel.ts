@@ -10,6 +10,7 @@ import {
   CHAT_METHODS,
   type AssistantMessage,
   type Block,
+  type ChatCompactResult,
   type ChatOpenResult,
   type ChatRequestPermissionParams,
   type ChatRequestPermissionResult,
@@ -28,6 +29,9 @@ interface PendingPermission {
   params: ChatRequestPermissionParams;
   answer(result: ChatRequestPermissionResult): void;
 }
+
+/** Compaction calls the model: it may take far longer than an ordinary request. */
+const COMPACT_TIMEOUT_MS = 10 * 60_000;
 
 /** The chat panel: the conversation, the input (prefillable), send / stop, permission prompts. */
 @customElement("wave-chat-panel")
@@ -141,6 +145,16 @@ export class WaveChatPanel extends LitElement {
       .queued {
         padding: 4px 16px;
       }
+      .compacted {
+        margin: 8px 0 12px;
+        padding: 4px 8px;
+        border-top: 1px dashed var(--vscode-widget-border, #454545);
+        border-bottom: 1px dashed var(--vscode-widget-border, #454545);
+      }
+      .compacted .bubble {
+        white-space: pre-wrap;
+        margin-top: 4px;
+      }
       .queued li {
         opacity: 0.75;
         white-space: pre-wrap;
@@ -193,6 +207,7 @@ export class WaveChatPanel extends LitElement {
   @state() private unavailable: string | null = null;
   @state() private error: string | null = null;
   @state() private permissions: PendingPermission[] = [];
+  @state() private compacting = false;
   @query("textarea") private input!: HTMLTextAreaElement;
   @query(".log") private log!: HTMLElement;
 
@@ -276,6 +291,25 @@ export class WaveChatPanel extends LitElement {
     }
   }
 
+  /** Compaction answers once the running turn (if any) and the summary call are over. */
+  private async compact(): Promise<void> {
+    if (!this.chat.sessionId || this.compacting) return;
+    this.compacting = true;
+    this.error = null;
+    try {
+      const result = await this.rpc.request<ChatCompactResult>(
+        CHAT_METHODS.compact,
+        { sessionId: this.chat.sessionId },
+        COMPACT_TIMEOUT_MS,
+      );
+      if (!result.compacted) this.error = t("chat.compactFailed");
+    } catch (err) {
+      this.error = plainReason(err);
+    } finally {
+      this.compacting = false;
+    }
+  }
+
   private onKeyDown(event: KeyboardEvent): void {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
@@ -295,7 +329,12 @@ export class WaveChatPanel extends LitElement {
         ${this.unavailable ? html`<p class="alert" data-testid="chat-unavailable">${t("chat.unavailable", { reason: this.unavailable })}</p>` : nothing}
         ${messages.length === 0 && !this.unavailable ? html`<p class="muted">${t("chat.empty")}</p>` : nothing}
         ${messages.map((m) =>
-          m.role === "user"
+          m.role === "user" && m.isCompactSummary
+            ? html`<details class="compacted" data-testid="compacted">
+                <summary>${t("chat.compacted")}</summary>
+                <div class="bubble">${m.content}</div>
+              </details>`
+            : m.role === "user"
             ? html`<div class="msg user" data-role="user">
                 <div class="who">${t("chat.you")}</div>
                 <div class="bubble">${m.content}</div>
@@ -329,6 +368,14 @@ export class WaveChatPanel extends LitElement {
                 >${t("chat.cancel")}</vscode-button
               >`
             : nothing}
+          <vscode-button
+            secondary
+            data-action="compact"
+            title=${this.compacting ? t("chat.compacting") : t("chat.compact")}
+            ?disabled=${!this.chat.sessionId || this.compacting || messages.length === 0}
+            @click=${() => void this.compact()}
+            >${this.compacting ? t("chat.compacting") : t("chat.compact")}</vscode-button
+          >
         </div>
       </form>
     `;

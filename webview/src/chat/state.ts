@@ -69,7 +69,8 @@ export function apply(state: ChatState, update: ChatUpdatedParams): ChatState {
   };
 }
 
-/** What the conversation shows: isMeta user messages are for the model only. */
+/** What the conversation shows: isMeta user messages are for the model only, except that a
+ * compaction summary is shown as a marker. */
 export function visibleMessages(state: ChatState): ChatMessage[] {
-  return state.messages.filter((m) => !(m.role === "user" && m.isMeta));
+  return state.messages.filter((m) => !(m.role === "user" && m.isMeta && !m.isCompactSummary));
 }

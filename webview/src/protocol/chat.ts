@@ -17,6 +17,7 @@ import type {
 
 export type {
   ChatCancelResult,
+  ChatCompactResult,
   ChatOpenParams,
   ChatOpenResult,
   ChatRequestPermissionParams,
@@ -60,6 +61,8 @@ export interface UserMessage {
   content: string;
   /** Hook text for the model only: never shown. */
   isMeta: boolean;
+  /** Compaction's summary (also isMeta): shown as a marker, its text folded. */
+  isCompactSummary: boolean;
 }
 
 export interface AssistantMessage {
@@ -95,7 +98,13 @@ function block(b: WireBlock): Block {
 export function normalizeMessage(m: WireUser | WireAssistant, index: number): ChatMessage {
   if (m.role === "user" || "content" in m) {
     const user = m as WireUser;
-    return { role: "user", id: user.id ?? `m${index}`, content: user.content, isMeta: !!user.isMeta };
+    return {
+      role: "user",
+      id: user.id ?? `m${index}`,
+      content: user.content,
+      isMeta: !!user.isMeta,
+      isCompactSummary: !!user.isCompactSummary,
+    };
   }
   const assistant = m as WireAssistant;
   return { role: "assistant", id: assistant.id ?? `m${index}`, blocks: (assistant.blocks ?? []).map(block) };
@@ -105,6 +114,7 @@ export const CHAT_METHODS = {
   open: "wave/chat/open",
   send: "wave/chat/send",
   cancel: "wave/chat/cancel",
+  compact: "wave/chat/compact",
   updated: "wave/chat/updated",
   requestPermission: "wave/chat/requestPermission",
 } as const;

@@ -71,6 +71,30 @@ export interface ChatCancelResult {
   cancelled: boolean;
 }
 /**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatCompactParams".
+ */
+export interface ChatCompactParams {
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+  /**
+   * What the summary should keep or focus on (like `/compact <instructions>`); PreCompact hooks' output is added to it
+   */
+  instructions?: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatCompactResult".
+ */
+export interface ChatCompactResult {
+  /**
+   * True: the model now continues from a summary. False: the summary call failed and the conversation is unchanged (an error notice says why). Answered once any running turn and the compaction are over
+   */
+  compacted: boolean;
+}
+/**
  * `error.data` of a chat request that failed (JSON-RPC code -32803, RequestFailed).
  *
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -132,6 +156,7 @@ export interface UserMessage {
   id?: string;
   content: string;
   isMeta?: boolean;
+  isCompactSummary?: boolean | null;
 }
 /**
  * Server→client: may this tool call run? Sent after PreToolUse and PermissionRequest hooks
@@ -429,6 +454,7 @@ export interface ServerRequests {
   "wave/chat/open": { params: ChatOpenParams; result: ChatOpenResult };
   "wave/chat/send": { params: ChatSendParams; result: ChatSendResult };
   "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
+  "wave/chat/compact": { params: ChatCompactParams; result: ChatCompactResult };
 }
 
 /** Requests the server sends to the page (through the shell): params and result of each. */
@@ -473,6 +499,10 @@ export const PROTOCOL_METHODS = {
     "kind": "request"
   },
   "wave/chat/cancel": {
+    "direction": "clientToServer",
+    "kind": "request"
+  },
+  "wave/chat/compact": {
     "direction": "clientToServer",
     "kind": "request"
   },
