@@ -57,6 +57,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands.add_parser("protocol-schema", help="print the JSON Schema of the custom LSP methods")
     _chat_parser(commands)
+
+    web = commands.add_parser(
+        "web",
+        help="browser mode: the settings page and chat in a browser tab, served on 127.0.0.1",
+    )
+    web.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+    web.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free)")
+    web.add_argument("--open", action="store_true", help="open the page in the default browser")
+    web.add_argument("--locale", default=None, help="UI locale, e.g. zh-CN (default: $LANG)")
+    web.add_argument(
+        "--serve-command",
+        default=None,
+        help="how to start the language server (default: this Python's `-m wavehost serve`)",
+    )
     return parser
 
 
@@ -119,6 +133,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "chat":
         return _chat(args)
     project = args.project.resolve()
+    if args.command == "web":
+        from wavehost.web.app import main as web_main  # aiohttp only when it is needed
+
+        return web_main(project, args.port, args.open, args.locale, args.serve_command)
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)
     import anyio

@@ -1,0 +1,183 @@
+"""`wavehost web`: serves the built webview on 127.0.0.1 and its WebSocket to the browser shell."""
+
+import asyncio
+import contextlib
+import logging
+import os
+import shlex
+import signal
+import webbrowser
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from aiohttp import web
+
+from wavehost.web.shell import BrowserShell, Page
+
+log = logging.getLogger(__name__)
+
+HOST = "127.0.0.1"
+
+# No inline script or style, no eval; the socket is this origin's only connection.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+
+SHELL_KEY = web.AppKey("shell", BrowserShell)
+DIST_KEY = web.AppKey("dist", Path)
+PORT_KEY = web.AppKey("port", list)  # [port], known once the socket is bound
+
+
+def default_dist() -> Path:
+    """The webview's build output: `$WAVEHOST_WEBVIEW_DIST`, else `webview/dist` in this repo."""
+    configured = os.environ.get("WAVEHOST_WEBVIEW_DIST")
+    if configured:
+        return Path(configured)
+    return Path(__file__).resolve().parents[3] / "webview" / "dist"
+
+
+def check_dist(dist: Path) -> None:
+    if not (dist / "index.html").is_file():
+        raise FileNotFoundError(
+            f"the webview is not built: {dist / 'index.html'} is missing "
+            "(run scripts/setup, or `npm ci && npm run build` in webview/)"
+        )
+
+
+def default_locale() -> str:
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            return value.split(".")[0].replace("_", "-")
+    return "en"
+
+
+def _local_names(port: int) -> set[str]:
+    return {f"{HOST}:{port}", f"localhost:{port}"}
+
+
+@web.middleware
+async def security_headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    # Only this machine's own names: a page on another site (or a rebound DNS name) gets nothing.
+    port = request.app[PORT_KEY][0]
+    if request.host not in _local_names(port):
+        raise web.HTTPForbidden(text="wavehost web only answers on 127.0.0.1")
+    response = await handler(request)
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def index(request: web.Request) -> web.StreamResponse:
+    html = (request.app[DIST_KEY] / "index.html").read_text(encoding="utf-8")
+    locale = request.app[SHELL_KEY].locale
+    # The shell tells the page its locale the way the IDEs do: an attribute on <html>.
+    html = html.replace("<html ", f'<html data-locale="{locale}" data-shell="browser" ', 1)
+    return web.Response(text=html, content_type="text/html")
+
+
+async def socket(request: web.Request) -> web.StreamResponse:
+    port = request.app[PORT_KEY][0]
+    origin = request.headers.get("Origin", "")
+    if origin not in {f"http://{name}" for name in _local_names(port)}:
+        raise web.HTTPForbidden(text="cross-origin WebSocket refused")
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=16 * 1024 * 1024)
+    await ws.prepare(request)
+    await request.app[SHELL_KEY].attach(Page(ws))
+    return ws
+
+
+def create_app(shell: BrowserShell, dist: Path, port: int = 0) -> web.Application:
+    check_dist(dist)
+    app = web.Application(middlewares=[security_headers])
+    app[SHELL_KEY] = shell
+    app[DIST_KEY] = dist
+    app[PORT_KEY] = [port]
+    app.router.add_get("/", index)
+    app.router.add_get("/index.html", index)
+    app.router.add_get("/ws", socket)
+    app.router.add_static("/assets/", dist / "assets", follow_symlinks=False)
+    return app
+
+
+@dataclass
+class Running:
+    url: str
+    runner: web.AppRunner
+    shell: BrowserShell
+
+    async def stop(self) -> None:
+        await self.shell.stop()
+        await self.runner.cleanup()
+
+
+async def start(
+    project: Path,
+    port: int = 0,
+    locale: str | None = None,
+    dist: Path | None = None,
+    serve: Sequence[str] | None = None,
+    env: dict[str, str] | None = None,
+) -> Running:
+    shell = BrowserShell(project, locale or default_locale(), serve, env=env)
+    app = create_app(shell, dist or default_dist(), port)
+    await shell.start()
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, HOST, port)
+    try:
+        await site.start()
+    except BaseException:
+        await shell.stop()
+        await runner.cleanup()
+        raise
+    bound = int(runner.addresses[0][1])
+    app[PORT_KEY][0] = bound
+    return Running(f"http://{HOST}:{bound}/", runner, shell)
+
+
+async def run(
+    project: Path, port: int, open_browser: bool, locale: str | None, serve: Sequence[str] | None
+) -> int:
+    running = await start(project, port, locale, serve=serve)
+    print(f"wavehost web: {project} at {running.url}", flush=True)
+    if open_browser:
+        webbrowser.open(running.url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    stopped = asyncio.create_task(stop.wait())
+    server_gone = asyncio.create_task(running.shell.closed.wait())
+    await asyncio.wait({stopped, server_gone}, return_when=asyncio.FIRST_COMPLETED)
+    for task in (stopped, server_gone):
+        task.cancel()
+    await running.stop()
+    if running.shell.lsp.exit_reason and not stop.is_set():
+        print(f"wavehost web: {running.shell.lsp.exit_reason}", flush=True)
+        return 1
+    return 0
+
+
+def main(
+    project: Path,
+    port: int,
+    open_browser: bool,
+    locale: str | None,
+    serve_command: str | None = None,
+) -> int:
+    serve = shlex.split(serve_command) if serve_command else None
+    try:
+        return asyncio.run(run(project.resolve(), port, open_browser, locale, serve))
+    except FileNotFoundError as err:
+        log.error("%s", err)
+        print(f"wavehost web: {err}", flush=True)
+        return 2

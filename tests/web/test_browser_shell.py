@@ -1,0 +1,210 @@
+"""`wavehost web` as a shell: real `wavehost serve` behind it, a real WebSocket in front of it."""
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.workspace import Workspace, hook
+from wavehost.web.app import CSP, Running, check_dist, start
+from wavehost.web.lsp_client import ResponseError
+from wavehost.web.shell import path_from_uri
+
+TIMEOUT = 20
+
+
+@pytest.fixture
+def dist(tmp_path: Path) -> Path:
+    """A stand-in build of the webview: these tests look at the shell, not the page."""
+    (tmp_path / "dist" / "assets").mkdir(parents=True)
+    (tmp_path / "dist" / "index.html").write_text('<!doctype html><html lang="en"></html>')
+    (tmp_path / "dist" / "assets" / "webview.js").write_text("export {};")
+    return tmp_path / "dist"
+
+
+@pytest.fixture
+async def web(workspace: Workspace, dist: Path) -> AsyncIterator[Running]:
+    workspace.write(
+        workspace.project_settings,
+        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("./guard.sh")]}]}},
+    )
+    env = {**os.environ, "HOME": str(workspace.home)}
+    running = await start(workspace.project, locale="zh-CN", dist=dist, env=env)
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
+class PageSocket:
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+        self.ids = 0
+
+    async def send(self, envelope: dict[str, Any]) -> None:
+        await self.socket.send_str(json.dumps(envelope))
+
+    async def receive(self) -> dict[str, Any]:
+        message = await asyncio.wait_for(self.socket.receive(), TIMEOUT)
+        assert message.type == aiohttp.WSMsgType.TEXT, message
+        envelope: dict[str, Any] = json.loads(message.data)
+        return envelope
+
+    async def request(self, method: str, params: Any) -> list[dict[str, Any]]:
+        """Sends a request; returns what arrived up to and including its response."""
+        self.ids += 1
+        request_id = f"t-{self.ids}"
+        await self.send({"kind": "request", "id": request_id, "method": method, "params": params})
+        seen = []
+        while True:
+            envelope = await self.receive()
+            seen.append(envelope)
+            if envelope.get("kind") == "response" and envelope.get("id") == request_id:
+                return seen
+
+
+@pytest.fixture
+async def page(web: Running) -> AsyncIterator[PageSocket]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"{web.url}ws", headers={"Origin": web.url.rstrip("/")}) as socket,
+    ):
+        yield PageSocket(socket)
+
+
+async def test_the_page_is_served_under_a_strict_csp_with_the_locale(web: Running) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.get(web.url) as response:
+            assert response.status == 200
+            assert response.headers["Content-Security-Policy"] == CSP
+            assert 'data-locale="zh-CN"' in await response.text()
+        async with session.get(f"{web.url}assets/webview.js") as response:
+            assert response.status == 200
+            assert response.headers["Content-Security-Policy"] == CSP
+    assert "'unsafe-inline'" not in CSP
+    assert "'unsafe-eval'" not in CSP
+
+
+async def test_other_hosts_and_origins_are_refused(web: Running) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.get(web.url, headers={"Host": "attacker.example"}) as response:
+            assert response.status == 403
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(f"{web.url}ws", headers={"Origin": "http://attacker.example"})
+        assert refused.value.status == 403
+
+
+async def test_requests_are_relayed_to_the_server(page: PageSocket, workspace: Workspace) -> None:
+    *_, response = await page.request("wave/hooks/list", {})
+    result = response["result"]
+    assert result["project"] == {"dir": str(workspace.project), "name": "my-app"}
+    assert [h["command"] for h in result["hooks"]] == ["./guard.sh"]
+
+
+async def test_the_servers_errors_reach_the_page_unchanged(page: PageSocket) -> None:
+    *_, response = await page.request("wave/hooks/delete", {"id": "no-such-hook"})
+    assert response["error"]["code"] == -32803
+    assert response["error"]["data"]["reason"] == "notFound"
+
+
+async def test_only_protocol_methods_are_relayed(page: PageSocket) -> None:
+    *_, response = await page.request("shutdown", None)
+    assert response["error"] == {"code": -32601, "message": "shutdown is not a wavehost method"}
+    # The server is still there.
+    *_, response = await page.request("wave/hooks/list", {})
+    assert "result" in response
+
+
+async def test_open_config_file_shows_it_in_the_page_before_answering(
+    page: PageSocket, workspace: Workspace
+) -> None:
+    seen = await page.request("wave/openConfigFile", {"path": str(workspace.project_settings)})
+    assert [e["kind"] for e in seen] == ["shell", "response"]
+    assert seen[0]["command"] == "showFile"
+    assert seen[0]["args"]["path"] == str(workspace.project_settings)
+    assert seen[0]["args"]["content"] == workspace.project_settings.read_text()
+    assert seen[1]["result"]["opened"] is True
+
+
+async def test_close_settings_and_open_chat_switch_the_page_to_the_chat(page: PageSocket) -> None:
+    await page.send({"kind": "shell", "command": "closeSettings", "args": {}})
+    assert await page.receive() == {
+        "kind": "shell",
+        "command": "showView",
+        "args": {"view": "chat"},
+    }
+    await page.send({"kind": "shell", "command": "openChat", "args": {"prefill": "帮我配一个"}})
+    assert await page.receive() == {
+        "kind": "shell",
+        "command": "showView",
+        "args": {"view": "chat"},
+    }
+    assert await page.receive() == {
+        "kind": "shell",
+        "command": "prefill",
+        "args": {"text": "帮我配一个"},
+    }
+    await page.send({"kind": "shell", "command": "openSettings", "args": {}})
+    assert (await page.receive())["args"] == {"view": "settings"}
+
+
+async def test_server_notifications_reach_the_page(page: PageSocket, workspace: Workspace) -> None:
+    await page.request("wave/hooks/list", {})
+    # The server's watcher starts in the background: write until a change is seen (bounded).
+    for attempt in range(10):
+        command = f"echo {attempt}"
+        workspace.write(workspace.user_settings, {"hooks": {"Stop": [{"hooks": [hook(command)]}]}})
+        try:
+            envelope = await asyncio.wait_for(page.receive(), 3)
+            break
+        except TimeoutError:
+            continue
+    else:
+        pytest.fail("no wave/hooks/changed after 10 writes")
+    assert envelope == {"kind": "notification", "method": "wave/hooks/changed", "params": {}}
+
+
+async def test_when_the_server_dies_the_page_is_told_why(web: Running, page: PageSocket) -> None:
+    process = web.shell.lsp._process
+    assert process is not None
+    process.kill()
+    message = await asyncio.wait_for(page.socket.receive(), TIMEOUT)
+    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert page.socket.close_code == 1011
+    assert "wavehost serve exited" in str(message.extra)
+    await asyncio.wait_for(web.shell.closed.wait(), TIMEOUT)
+
+
+def test_a_missing_build_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"the webview is not built: .*index\.html"):
+        check_dist(tmp_path)
+
+
+def test_file_uris_become_paths() -> None:
+    assert path_from_uri("file:///tmp/a%20b/settings.json") == Path("/tmp/a b/settings.json")
+    assert path_from_uri("https://example.com/x") is None
+
+
+async def test_a_server_request_is_answered_by_the_page(web: Running, page: PageSocket) -> None:
+    # The relay itself (wave/chat/requestPermission goes this way once the protocol has it).
+    asked = asyncio.create_task(web.shell._ask_page("wave/test/ask", {"toolName": "Write"}))
+    request = await page.receive()
+    assert request["kind"] == "request"
+    assert (request["method"], request["params"]) == ("wave/test/ask", {"toolName": "Write"})
+    await page.send({"kind": "response", "id": request["id"], "result": {"decision": "allow"}})
+    assert await asyncio.wait_for(asked, TIMEOUT) == {"decision": "allow"}
+
+
+async def test_a_question_to_a_page_that_closes_fails_instead_of_hanging(
+    web: Running, page: PageSocket
+) -> None:
+    asked = asyncio.create_task(web.shell._ask_page("wave/test/ask", {}))
+    await page.receive()
+    await page.socket.close()
+    with pytest.raises(ResponseError, match="the page was closed"):
+        await asyncio.wait_for(asked, TIMEOUT)

@@ -1,0 +1,296 @@
+/**
+ * The page as the IDE shells host it, in real Chromium. The only fakes are the IDE APIs, which
+ * exist only inside the IDEs: VS Code's `acquireVsCodeApi` and the JetBrains plugin's JCEF bridge
+ * object, played by this test as the extension / plugin. The HTML is what a shell writes (a CSP
+ * that allows only its own resources, no inline script), and the bundle is the real build.
+ */
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { DIST, SCREENSHOTS, collectProblems, launchBrowser } from "./harness";
+
+const ORIGIN = "https://vscode-webview.test";
+const CSP = `default-src 'none'; script-src ${ORIGIN}; style-src ${ORIGIN}; img-src ${ORIGIN} data:; font-src ${ORIGIN}`;
+
+type Envelope = Record<string, unknown> & { kind: string };
+
+class FakeExtension {
+  readonly posted: Envelope[] = [];
+  private answers = new Map<string, (params: unknown) => unknown>();
+  constructor(
+    readonly page: Page,
+    readonly ide: "vscode" | "jetbrains",
+  ) {}
+
+  static async open(
+    browser: Browser,
+    view: "chat" | "settings",
+    colorScheme: "light" | "dark" = "light",
+    ide: "vscode" | "jetbrains" = "vscode",
+  ) {
+    const page = await browser.newPage({ viewport: { width: 900, height: 760 }, colorScheme });
+    const host = new FakeExtension(page, ide);
+    const problems = collectProblems(page);
+    await page.exposeBinding("__fakeIdePost", (_source, message: Envelope) => host.receive(message));
+    // The mocked IDE API, installed before the page's own script runs.
+    if (ide === "vscode") {
+      await page.addInitScript(() => {
+        const w = window as unknown as Record<string, unknown>;
+        w.acquireVsCodeApi = () => ({
+          postMessage: (m: unknown) => (w.__fakeIdePost as (m: unknown) => void)(m),
+          getState: () => undefined,
+          setState: () => undefined,
+        });
+      });
+    } else {
+      await page.addInitScript(() => {
+        const w = window as unknown as Record<string, unknown>;
+        // What the plugin injects: a JBCefJSQuery-backed object taking JSON text.
+        w.__waveJetBrainsBridge = {
+          postMessage: (json: string) => (w.__fakeIdePost as (m: unknown) => void)(JSON.parse(json)),
+        };
+      });
+    }
+    await page.route(`${ORIGIN}/**`, async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      if (path === "/index.html") {
+        const html =
+          `<!doctype html><html data-locale="zh-CN"><head><meta charset="utf-8">` +
+          `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
+          `<link rel="stylesheet" href="${ORIGIN}/assets/webview.css">` +
+          `<script type="module" src="${ORIGIN}/assets/webview.js"></script></head>` +
+          `<body data-view="${view}"></body></html>`;
+        return route.fulfill({ body: html, contentType: "text/html" });
+      }
+      const file = join(DIST, path);
+      if (!existsSync(file)) return route.fulfill({ status: 404, body: "" });
+      const type = path.endsWith(".js") ? "text/javascript" : path.endsWith(".css") ? "text/css" : "application/octet-stream";
+      return route.fulfill({ body: readFileSync(file), contentType: type });
+    });
+    return { host, page, problems };
+  }
+
+  on(method: string, answer: (params: unknown) => unknown): void {
+    this.answers.set(method, answer);
+  }
+
+  private silenced = new Set<string>();
+  silence(method: string): void {
+    this.silenced.add(method);
+  }
+
+  private receive(message: Envelope): void {
+    this.posted.push(message);
+    if (message.kind === "request" && !this.silenced.has(message.method as string)) {
+      const answer = this.answers.get(message.method as string);
+      const reply = answer
+        ? { kind: "response", id: message.id, result: answer(message.params) }
+        : { kind: "response", id: message.id, error: { code: -32601, message: "not handled" } };
+      void this.deliver(reply);
+    }
+  }
+
+  /** VS Code's `webview.postMessage(...)`, or the plugin's executeJavaScript with JSON text. */
+  async deliver(message: unknown): Promise<void> {
+    const data = this.ide === "vscode" ? message : JSON.stringify(message);
+    await this.page.evaluate((m) => window.dispatchEvent(new MessageEvent("message", { data: m })), data);
+  }
+}
+
+const SESSION = "s-1";
+const CONVERSATION = [
+  { role: "user", id: "u1", content: "删除 build 目录" },
+  { role: "user", id: "m1", content: "<system-reminder>项目约定：使用 pnpm</system-reminder>", isMeta: true },
+  {
+    role: "assistant",
+    id: "a1",
+    blocks: [
+      { type: "text", text: "我来**删除** `build`：<script>window.__pwned = true</script><img src=\"data:,\" onerror=\"window.__pwned=true\">" },
+      {
+        type: "tool",
+        id: "t1",
+        name: "Bash",
+        input: { command: "rm -rf build" },
+        status: "error",
+        error: "PreToolUse:Bash hook error: Refusing to run rm -rf",
+      },
+      { type: "tool", id: "t2", name: "Read", input: { file_path: "README.md" }, status: "success", result: "# demo" },
+      { type: "text", text: "钩子阻止了这条命令。\n\n- 可以改用 `git clean`" },
+      { type: "notice", level: "info", text: "Stop hook ran: reply finished", event: "Stop" },
+      { type: "notice", level: "warning", text: "PostToolUse hook exited 1: lint failed", event: "PostToolUse" },
+      { type: "notice", level: "error", text: "UserPromptSubmit blocked: secrets in prompt", event: "UserPromptSubmit" },
+    ],
+  },
+];
+
+function opened(messages: unknown[]) {
+  return {
+    sessionId: SESSION,
+    transcriptPath: "/home/u/.wave/sessions/session_s-1.json",
+    status: "idle",
+    queued: 0,
+    permissionMode: "default",
+    provider: "scripted",
+    model: "scripted",
+    messages,
+  };
+}
+
+function updated(over: Record<string, unknown>) {
+  const params = { sessionId: SESSION, deltas: [], status: "running", queued: 0, runningHooks: [], ...over };
+  return { kind: "notification", method: "wave/chat/updated", params };
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("chat panel (VS Code shell)", () => {
+  it("renders the conversation: Markdown sanitised, tool blocks, notices by level, isMeta hidden", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "chat");
+    host.on("wave/chat/open", () => opened(CONVERSATION));
+    await page.goto(`${ORIGIN}/index.html`);
+    const panel = page.locator("wave-chat-panel");
+    await panel.locator("[data-role=assistant]").waitFor();
+
+    const users = await panel.locator("[data-role=user]").allInnerTexts();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toContain("删除 build 目录");
+    const log = await panel.locator(".log").innerText();
+    expect(log).toContain("删除 build 目录");
+    expect(log).not.toContain("system-reminder");
+
+    const markdown = panel.locator(".markdown").first();
+    expect(await markdown.locator("strong").innerText()).toBe("删除");
+    expect(await markdown.locator("code").innerText()).toBe("build");
+    expect(await panel.locator("script, img[onerror]").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+
+    const bash = panel.locator(".tool[data-tool=Bash]");
+    expect(await bash.getAttribute("data-status")).toBe("error");
+    expect(await bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing to run rm -rf");
+    expect(await panel.locator(".tool[data-tool=Read]").innerText()).toContain("成功");
+
+    const notices = panel.locator(".notice");
+    expect(await notices.evaluateAll((els) => els.map((e) => e.getAttribute("data-level")))).toEqual([
+      "info",
+      "warning",
+      "error",
+    ]);
+    expect(await notices.first().innerText()).toContain("Stop hook ran: reply finished");
+    expect(await panel.locator(".notice[role=alert]").count()).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, "chat-panel.png"), fullPage: true });
+    // Chromium reports the attacker's onerror when DOMPurify parses the text in an inert document
+    // (and the CSP blocks it there too); it never reaches the page, as the checks above show.
+    const inlineHandler = /^Executing inline event handler violates the following Content Security Policy/;
+    expect(problems.filter((p) => !inlineHandler.test(p))).toEqual([]);
+  });
+
+  it("sends, queues while running, shows hook status messages, cancels and asks for permission", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "chat", "dark");
+    host.on("wave/chat/open", () => opened([]));
+    let running = false;
+    host.on("wave/chat/send", () => ({ queued: running }));
+    host.on("wave/chat/cancel", () => ({ cancelled: true }));
+    await page.goto(`${ORIGIN}/index.html`);
+    const panel = page.locator("wave-chat-panel");
+    const input = panel.locator("textarea");
+    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled")).toBeNull();
+
+    // A prefill from the shell lands in the input, editable; Enter sends it as a user message.
+    await host.deliver({ kind: "shell", command: "prefill", args: { text: "帮我配一个用户级钩子" } });
+    await expect.poll(() => input.inputValue()).toBe("帮我配一个用户级钩子");
+    await input.press("End");
+    await input.pressSequentially("：Stop 时提醒我");
+    await input.press("Enter");
+    await expect.poll(() => host.posted.filter((m) => m.method === "wave/chat/send").length).toBe(1);
+    expect(host.posted.find((m) => m.method === "wave/chat/send")!.params).toEqual({
+      sessionId: SESSION,
+      text: "帮我配一个用户级钩子：Stop 时提醒我",
+    });
+    expect(await input.inputValue()).toBe("");
+
+    running = true;
+    await host.deliver(updated({ status: "running", runningHooks: ["正在检查命令…"] }));
+    await expect.poll(() => panel.getByTestId("running").innerText()).toContain("正在检查命令…");
+
+    await input.fill("再帮我看看 README");
+    await panel.locator("[data-action=send]").click();
+    await host.deliver(updated({ status: "running", queued: 1, runningHooks: ["正在检查命令…"] }));
+    await expect.poll(() => panel.getByTestId("queued").innerText()).toContain("再帮我看看 README");
+
+    // The server asks; the user answers "always allow".
+    await host.deliver({
+      kind: "request",
+      id: "srv-1",
+      method: "wave/chat/requestPermission",
+      params: { sessionId: SESSION, toolUseId: "t9", toolName: "Write", toolInput: { file_path: "a.txt" }, mode: "default" },
+    });
+    const prompt = panel.getByTestId("permission");
+    await expect.poll(() => prompt.innerText()).toContain("允许 Write 吗？");
+    await page.screenshot({ path: join(SCREENSHOTS, "chat-panel-dark-running.png"), fullPage: true });
+    await prompt.locator("[data-action=always]").click();
+    await expect
+      .poll(() => host.posted.find((m) => m.kind === "response" && m.id === "srv-1"))
+      .toEqual({ kind: "response", id: "srv-1", result: { allow: true, always: true } });
+    expect(await prompt.count()).toBe(0);
+
+    await panel.locator("[data-action=cancel]").click();
+    await expect.poll(() => host.posted.some((m) => m.method === "wave/chat/cancel")).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("settings page (VS Code shell)", () => {
+  it("says clearly that wavehost did not answer instead of loading forever", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "settings");
+    host.silence("wave/hooks/list"); // the extension never relays it (e.g. a server restarting)
+    await page.goto(`${ORIGIN}/index.html`);
+    await expect.poll(() => host.posted.some((m) => m.method === "wave/hooks/list")).toBe(true);
+    expect(host.posted[0]).toMatchObject({ kind: "shell", command: "ready", args: { view: "settings" } });
+    const error = page.getByTestId("load-error");
+    await expect.poll(() => error.isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(await error.innerText()).toContain("无法加载钩子列表：wavehost 没有及时响应");
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("JetBrains shell", () => {
+  it("talks through the injected bridge: the settings page lists, New hands over to the chat", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "settings", "light", "jetbrains");
+    host.on("wave/hooks/list", () => ({
+      project: { dir: "/p/my-app", name: "my-app" },
+      configFiles: [{ source: "user", path: "/h/.wave/settings.json", exists: true, readOnly: false }],
+      hooks: [
+        {
+          id: "h1",
+          source: "user",
+          path: "/h/.wave/settings.json",
+          readOnly: false,
+          event: "SessionStart",
+          matcher: "startup",
+          command: "./hello.sh",
+        },
+      ],
+      diagnostics: [],
+    }));
+    host.on("wave/hooks/prefill", () => ({ prompt: "帮我配一个用户级钩子：…", configPath: null }));
+    await page.goto(`${ORIGIN}/index.html`);
+    await expect.poll(() => page.getByTestId("count-user").innerText()).toBe("1");
+    expect(await page.locator("li.hook").innerText()).toContain("会话开始或恢复时");
+    await page.locator("[data-action=new]").first().click();
+    await expect
+      .poll(() => host.posted.filter((m) => m.kind === "shell").map((m) => m.command))
+      .toEqual(["ready", "closeSettings", "openChat"]);
+    expect(host.posted.at(-1)).toEqual({ kind: "shell", command: "openChat", args: { prefill: "帮我配一个用户级钩子：…" } });
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,268 @@
+import { chmodSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  FrameLog,
+  SCREENSHOTS,
+  type WebServer,
+  Workspace,
+  collectProblems,
+  command,
+  hooksFile,
+  launchBrowser,
+  startWeb,
+} from "./harness";
+
+let browser: Browser;
+let ws: Workspace;
+let server: WebServer | null = null;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await server?.stop();
+  server = null;
+  ws?.remove();
+});
+
+/** User: 1 hook (+ plugin fmt enabled); project: 2 hooks and an invalid entry; plugin: 1 hook. */
+function standardWorkspace(): Workspace {
+  const w = new Workspace();
+  w.write(
+    w.userSettings,
+    hooksFile({ Stop: [{ hooks: [command("notify-send done", { timeout: 5 })] }] }, { enabledPlugins: { fmt: true } }),
+  );
+  w.write(
+    w.projectSettings,
+    hooksFile({
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [command("./guard.sh", { description: "Refuses rm -rf" }), { type: "command" }],
+        },
+      ],
+      PostToolUse: [{ matcher: "Write|Edit", hooks: [command("./lint.sh", { async: true })] }],
+    }),
+  );
+  w.write(w.pluginHooks("fmt"), hooksFile({ PostToolUse: [{ matcher: "Write", hooks: [command("prettier --write")] }] }));
+  return w;
+}
+
+async function openSettings(locale = "zh-CN"): Promise<{ page: Page; frames: FrameLog; problems: string[] }> {
+  server = await startWeb(ws, locale);
+  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  const frames = new FrameLog(page);
+  const problems = collectProblems(page);
+  await page.goto(server.url);
+  await page.getByTestId("count-user").waitFor(); // the list has arrived
+  return { page, frames, problems };
+}
+
+const tab = (page: Page, source: string) => page.locator(`vscode-tab-header[data-source=${source}]`);
+const panel = (page: Page, source: string) => page.locator(`vscode-tab-panel[data-source=${source}]`);
+const rows = (page: Page, source: string) => panel(page, source).locator("li.hook");
+
+describe("settings page: hooks tab", () => {
+  it("shows the three source tabs with counts, rows, read-only plugin rows and problems with paths", async () => {
+    ws = standardWorkspace();
+    const { page, problems } = await openSettings();
+
+    await expect.poll(() => tab(page, "user").innerText()).toContain("用户级钩子");
+    expect(await tab(page, "project").innerText()).toContain("项目级钩子");
+    expect(await tab(page, "plugin").innerText()).toContain("插件钩子");
+    expect(await page.getByTestId("count-user").innerText()).toBe("1");
+    expect(await page.getByTestId("count-project").innerText()).toBe("2");
+    expect(await page.getByTestId("count-plugin").innerText()).toBe("1");
+
+    // User tab first: its row, with event summary, command, timeout and Edit/Delete.
+    const userRow = rows(page, "user").first();
+    await expect.poll(() => userRow.isVisible()).toBe(true);
+    const userText = await userRow.innerText();
+    expect(userText).toContain("Stop");
+    expect(userText).toContain("智能体完成回复时");
+    expect(userText).toContain("notify-send done");
+    expect(userText).toContain("超时 5 秒");
+    expect(userText).toContain(ws.userSettings);
+    expect(await userRow.locator("[data-action=edit]").count()).toBe(1);
+
+    // Keyboard: arrow keys move between tabs.
+    await tab(page, "user").focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => rows(page, "project").first().isVisible()).toBe(true);
+    const projectTexts = await rows(page, "project").allInnerTexts();
+    expect(projectTexts[0]).toContain("PreToolUse");
+    expect(projectTexts[0]).toContain("匹配器: Bash");
+    expect(projectTexts[0]).toContain("Refuses rm -rf");
+    expect(projectTexts[1]).toContain("Write|Edit");
+    expect(projectTexts[1]).toContain("异步");
+    const problemsBox = await panel(page, "project").getByTestId("problems").innerText();
+    expect(problemsBox).toContain(`${ws.projectSettings}#/hooks/PreToolUse/0/hooks/1`);
+    await page.screenshot({ path: join(SCREENSHOTS, "settings-project-tab.png"), fullPage: true });
+
+    await tab(page, "plugin").click();
+    const pluginRow = rows(page, "plugin").first();
+    await expect.poll(() => pluginRow.isVisible()).toBe(true);
+    expect(await pluginRow.innerText()).toContain("插件：fmt");
+    expect(await pluginRow.locator("[data-action=edit], [data-action=delete]").count()).toBe(0);
+    expect(await panel(page, "plugin").locator("[data-action=new]").count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows an empty state on a source without hooks, in English for an English host", async () => {
+    ws = new Workspace();
+    ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("true")] }] }));
+    const { page, problems } = await openSettings("en-US");
+    expect(await tab(page, "user").innerText()).toContain("User hooks");
+    expect(await page.getByTestId("empty-user").innerText()).toContain("No user hooks yet");
+    await tab(page, "plugin").click();
+    await expect.poll(() => page.getByTestId("empty-plugin").isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it("deletes only after confirmation: cancel and Escape change nothing, confirm removes it", async () => {
+    ws = standardWorkspace();
+    const before = readFileSync(ws.projectSettings, "utf8");
+    const { page, problems } = await openSettings();
+    await tab(page, "project").click();
+    const row = rows(page, "project").filter({ hasText: "./guard.sh" });
+    const dialog = page.getByTestId("delete-dialog");
+
+    await row.locator("[data-action=delete]").click();
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.innerText()).toContain("PreToolUse (Bash)");
+    expect(await page.getByTestId("delete-path").innerText()).toBe(ws.projectSettings);
+    await page.screenshot({ path: join(SCREENSHOTS, "settings-delete-dialog.png") });
+    await dialog.locator("[data-action=cancel]").click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+
+    await row.locator("[data-action=delete]").press("Enter"); // keyboard works as well
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(readFileSync(ws.projectSettings, "utf8")).toBe(before);
+    expect(await page.getByTestId("count-project").innerText()).toBe("2");
+
+    await row.locator("[data-action=delete]").click();
+    await dialog.locator("[data-action=confirm]").click();
+    await expect.poll(() => page.getByTestId("status").innerText()).toContain("已删除钩子「PreToolUse (Bash)」");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("1");
+    expect(await rows(page, "project").allInnerTexts()).toEqual([expect.stringContaining("./lint.sh")]);
+    const after = JSON.parse(readFileSync(ws.projectSettings, "utf8"));
+    expect(JSON.stringify(after)).not.toContain("./guard.sh");
+    expect(JSON.stringify(after)).toContain("./lint.sh");
+    expect(problems).toEqual([]);
+  });
+
+  it("a delete that fails (file made read-only) says why and shows the server's list", async () => {
+    ws = standardWorkspace();
+    const before = readFileSync(ws.userSettings, "utf8");
+    const { page } = await openSettings();
+    const row = rows(page, "user").first();
+    await row.locator("[data-action=delete]").click();
+    const dialog = page.getByTestId("delete-dialog");
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+
+    // While the dialog is open the file becomes read-only; the page hears of it and reloads.
+    chmodSync(ws.userSettings, 0o444);
+    await expect.poll(() => row.locator("[data-action=delete]").count(), { timeout: 15_000 }).toBe(0);
+    await dialog.locator("[data-action=confirm]").click();
+
+    const error = page.getByTestId("error");
+    await expect.poll(() => error.isVisible()).toBe(true);
+    expect(await error.innerText()).toBe("删除钩子「Stop」失败：配置文件是只读的，无法修改");
+    expect(await page.getByTestId("count-user").innerText()).toBe("1");
+    expect(await rows(page, "user").first().innerText()).toContain("notify-send done");
+    expect(readFileSync(ws.userSettings, "utf8")).toBe(before);
+    await page.screenshot({ path: join(SCREENSHOTS, "settings-delete-failed.png"), fullPage: true });
+  });
+
+  it("Edit opens the config file before the settings page closes, then prefills the chat", async () => {
+    ws = standardWorkspace();
+    const { page, frames, problems } = await openSettings();
+    await tab(page, "project").click();
+    await rows(page, "project").filter({ hasText: "./guard.sh" }).locator("[data-action=edit]").click();
+
+    const input = page.locator("wave-chat-panel textarea");
+    await expect.poll(() => input.inputValue()).toContain("帮我编辑钩子：把<事件/匹配/命令/超时>改成<新内容>");
+    expect(await page.getByTestId("viewer-path").innerText()).toBe(ws.projectSettings);
+    expect(await page.getByTestId("viewer-content").innerText()).toContain("./guard.sh");
+
+    const open = frames.index((f) => f.dir === "sent" && f.data.method === "wave/openConfigFile");
+    const openId = frames.frames[open]!.data.id;
+    const shown = frames.index((f) => f.dir === "received" && f.data.command === "showFile");
+    const answered = frames.index((f) => f.dir === "received" && f.data.kind === "response" && f.data.id === openId);
+    const closed = frames.index((f) => f.dir === "sent" && f.data.command === "closeSettings");
+    const prefill = frames.index((f) => f.dir === "sent" && f.data.command === "openChat");
+    expect(open).toBeGreaterThanOrEqual(0);
+    expect(frames.frames[open]!.data.params).toEqual({ path: ws.projectSettings });
+    expect(frames.frames[answered]!.data.result).toMatchObject({ opened: true });
+    expect([open < shown, shown < answered, answered < closed, closed < prefill]).toEqual([true, true, true, true]);
+    await page.screenshot({ path: join(SCREENSHOTS, "chat-prefilled-with-file-viewer.png"), fullPage: true });
+
+    // The chat view leads back to the settings page.
+    await page.locator("[data-action=open-settings]").click();
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2");
+    expect(problems).toEqual([]);
+  });
+
+  it("New asks the server for the prompt and prefills the chat with it, editable", async () => {
+    ws = standardWorkspace();
+    const { page, problems } = await openSettings();
+    await tab(page, "project").click();
+    await panel(page, "project").locator("[data-action=new]").click();
+    const input = page.locator("wave-chat-panel textarea");
+    await expect
+      .poll(() => input.inputValue())
+      .toBe("帮我在【my-app】新建钩子：<事件>时，<matcher 工具>，跑<命令>，<超时/异步>");
+    await input.press("End");
+    await input.pressSequentially(" 谢谢");
+    expect(await input.inputValue()).toMatch(/ 谢谢$/);
+    expect(problems).toEqual([]);
+  });
+
+  it("refreshes the list when a config file changes on disk", async () => {
+    ws = standardWorkspace();
+    const { page } = await openSettings();
+    ws.write(
+      ws.userSettings,
+      hooksFile(
+        {
+          Stop: [{ hooks: [command("notify-send done", { timeout: 5 })] }],
+          UserPromptSubmit: [{ hooks: [command("./context.sh")] }],
+        },
+        { enabledPlugins: { fmt: true } },
+      ),
+    );
+    await expect.poll(() => page.getByTestId("count-user").innerText(), { timeout: 15_000 }).toBe("2");
+    expect((await rows(page, "user").allInnerTexts()).join("\n")).toContain("./context.sh");
+    await page.screenshot({ path: join(SCREENSHOTS, "settings-user-tab.png"), fullPage: true });
+  });
+
+  it("tells the user when wavehost goes away", async () => {
+    ws = standardWorkspace();
+    const { page } = await openSettings();
+    await server!.stop();
+    const banner = page.locator("wave-app [role=alert]").first();
+    await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain("与 wavehost 的连接已断开");
+  });
+
+  it("follows a dark colour scheme", async () => {
+    ws = standardWorkspace();
+    server = await startWeb(ws, "zh-CN");
+    const page = await browser.newPage({ viewport: { width: 1100, height: 600 }, colorScheme: "dark" });
+    await page.goto(server.url);
+    await page.getByTestId("count-user").waitFor();
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe("rgb(31, 31, 31)");
+    await page.screenshot({ path: join(SCREENSHOTS, "settings-dark.png"), fullPage: true });
+  });
+});

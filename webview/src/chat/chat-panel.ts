@@ -1,0 +1,456 @@
+import "@vscode-elements/elements/dist/vscode-button/index.js";
+import "@vscode-elements/elements/dist/vscode-progress-ring/index.js";
+
+import { LitElement, css, html, nothing } from "lit";
+import { customElement, property, query, state } from "lit/decorators.js";
+import { unsafeHTML } from "lit/directives/unsafe-html.js";
+
+import { t } from "../i18n";
+import {
+  CHAT_METHODS,
+  type AssistantMessage,
+  type Block,
+  type ChatCompactResult,
+  type ChatOpenResult,
+  type ChatRequestPermissionParams,
+  type ChatRequestPermissionResult,
+  type ChatSendResult,
+  type ChatUpdatedParams,
+  type NoticeBlock,
+  type ToolBlock,
+} from "../protocol/chat";
+import { plainReason } from "../settings/model";
+import { base } from "../styles";
+import type { RpcClient } from "../transport/rpc";
+import { renderMarkdown } from "./markdown";
+import { type ChatState, EMPTY, apply, opened, queued, visibleMessages } from "./state";
+
+interface PendingPermission {
+  params: ChatRequestPermissionParams;
+  answer(result: ChatRequestPermissionResult): void;
+}
+
+/** Compaction calls the model: it may take far longer than an ordinary request. */
+const COMPACT_TIMEOUT_MS = 10 * 60_000;
+
+/** The chat panel: the conversation, the input (prefillable), send / stop, permission prompts. */
+@customElement("wave-chat-panel")
+export class WaveChatPanel extends LitElement {
+  static override styles = [
+    base,
+    css`
+      :host {
+        display: flex;
+        flex-direction: column;
+        height: 100%;
+        min-height: 0;
+      }
+      .log {
+        flex: 1;
+        overflow-y: auto;
+        padding: 12px 16px;
+      }
+      .msg {
+        margin-bottom: 12px;
+      }
+      .who {
+        font-weight: 600;
+        font-size: 0.9em;
+        margin-bottom: 2px;
+      }
+      .user .bubble {
+        background: var(--vscode-input-background, #313131);
+        border: 1px solid var(--vscode-input-border, #3c3c3c);
+        border-radius: 6px;
+        padding: 6px 10px;
+        white-space: pre-wrap;
+        word-break: break-word;
+      }
+      .markdown :is(p, ul, ol, pre) {
+        margin: 4px 0;
+      }
+      .markdown pre {
+        background: var(--vscode-textCodeBlock-background, rgba(127, 127, 127, 0.1));
+        padding: 6px 8px;
+        border-radius: 3px;
+        overflow-x: auto;
+      }
+      .markdown a {
+        color: var(--vscode-textLink-foreground, #4daafc);
+      }
+      .tool {
+        border: 1px solid var(--vscode-widget-border, #454545);
+        border-left-width: 3px;
+        border-radius: 3px;
+        margin: 6px 0;
+        padding: 4px 8px;
+      }
+      .tool[data-status="success"] {
+        border-left-color: var(--vscode-testing-iconPassed, #73c991);
+      }
+      .tool[data-status="error"] {
+        border-left-color: var(--vscode-testing-iconFailed, #f14c4c);
+      }
+      .tool[data-status="running"],
+      .tool[data-status="pending"] {
+        border-left-color: var(--vscode-progressBar-background, #0078d4);
+      }
+      .tool-head {
+        display: flex;
+        gap: 8px;
+        align-items: baseline;
+      }
+      .tool-name {
+        font-weight: 600;
+        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
+      }
+      .tool pre {
+        white-space: pre-wrap;
+        word-break: break-word;
+        margin: 4px 0;
+        max-height: 240px;
+        overflow: auto;
+      }
+      .tool .failure {
+        color: var(--vscode-errorForeground, #f48771);
+      }
+      .notice {
+        border-radius: 3px;
+        padding: 4px 8px;
+        margin: 6px 0;
+        border: 1px solid;
+      }
+      .notice[data-level="info"] {
+        border-color: var(--vscode-inputValidation-infoBorder, #007acc);
+        background: var(--vscode-inputValidation-infoBackground, #063b49);
+      }
+      .notice[data-level="warning"] {
+        border-color: var(--vscode-inputValidation-warningBorder, #b89500);
+        background: var(--vscode-inputValidation-warningBackground, #352a05);
+      }
+      .notice[data-level="error"] {
+        border-color: var(--vscode-inputValidation-errorBorder, #be1100);
+        background: var(--vscode-inputValidation-errorBackground, #5a1d1d);
+      }
+      .notice-level {
+        font-weight: 600;
+        margin-right: 6px;
+      }
+      .running {
+        display: flex;
+        gap: 8px;
+        align-items: center;
+        padding: 4px 16px;
+      }
+      .queued {
+        padding: 4px 16px;
+      }
+      .compacted {
+        margin: 8px 0 12px;
+        padding: 4px 8px;
+        border-top: 1px dashed var(--vscode-widget-border, #454545);
+        border-bottom: 1px dashed var(--vscode-widget-border, #454545);
+      }
+      .compacted .bubble {
+        white-space: pre-wrap;
+        margin-top: 4px;
+      }
+      .queued li {
+        opacity: 0.75;
+        white-space: pre-wrap;
+      }
+      .permission {
+        margin: 8px 16px;
+        padding: 8px 12px;
+        border: 1px solid var(--vscode-focusBorder, #0078d4);
+        border-radius: 4px;
+      }
+      .permission .buttons {
+        display: flex;
+        gap: 8px;
+        margin-top: 8px;
+      }
+      form {
+        display: flex;
+        gap: 8px;
+        padding: 8px 16px 12px;
+        border-top: 1px solid var(--vscode-panel-border, #2b2b2b);
+        align-items: flex-end;
+      }
+      textarea {
+        flex: 1;
+        field-sizing: content; /* grows with a multi-line prefill (up to max-height) */
+        min-height: 3.2em;
+        max-height: 40vh;
+        resize: vertical;
+        font: inherit;
+        color: var(--vscode-input-foreground, #cccccc);
+        background: var(--vscode-input-background, #313131);
+        border: 1px solid var(--vscode-input-border, #3c3c3c);
+        border-radius: 2px;
+        padding: 4px 6px;
+      }
+      textarea:focus {
+        outline: 1px solid var(--vscode-focusBorder, #0078d4);
+        outline-offset: -1px;
+      }
+      .buttons-col {
+        display: flex;
+        flex-direction: column;
+        gap: 6px;
+      }
+    `,
+  ];
+
+  @property({ attribute: false }) rpc!: RpcClient;
+  @state() private chat: ChatState = EMPTY;
+  @state() private unavailable: string | null = null;
+  @state() private error: string | null = null;
+  @state() private permissions: PendingPermission[] = [];
+  @state() private compacting = false;
+  @query("textarea") private input!: HTMLTextAreaElement;
+  @query(".log") private log!: HTMLElement;
+
+  private draft = "";
+  private unsubscribe: (() => void) | null = null;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.unsubscribe = this.rpc.onNotification(CHAT_METHODS.updated, (params) => {
+      this.chat = apply(this.chat, params as ChatUpdatedParams);
+    });
+    this.rpc.onRequest(CHAT_METHODS.requestPermission, (params) => this.askPermission(params as ChatRequestPermissionParams));
+    void this.open();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+  }
+
+  /** The session this page had open: a panel shown again continues it instead of a new one. */
+  private static sessionId: string | null = null;
+
+  async open(): Promise<void> {
+    try {
+      const params = WaveChatPanel.sessionId ? { sessionId: WaveChatPanel.sessionId } : {};
+      const result = await this.rpc.request<ChatOpenResult>(CHAT_METHODS.open, params);
+      WaveChatPanel.sessionId = result.sessionId;
+      this.chat = opened(result);
+      this.unavailable = null;
+    } catch (err) {
+      this.unavailable = plainReason(err);
+    }
+  }
+
+  /** Puts text in the input (editable; sent as a normal user message) and focuses it. */
+  prefill(text: string): void {
+    this.draft = text;
+    void this.updateComplete.then(() => {
+      this.input.value = text;
+      this.input.focus();
+      this.input.setSelectionRange(text.length, text.length);
+    });
+  }
+
+  private askPermission(params: ChatRequestPermissionParams): Promise<ChatRequestPermissionResult> {
+    return new Promise((resolve) => {
+      const entry: PendingPermission = {
+        params,
+        answer: (result) => {
+          this.permissions = this.permissions.filter((p) => p !== entry);
+          resolve(result);
+        },
+      };
+      this.permissions = [...this.permissions, entry];
+    });
+  }
+
+  private async send(): Promise<void> {
+    const text = this.input.value.trim();
+    if (!text || !this.chat.sessionId) return;
+    this.error = null;
+    const sessionId = this.chat.sessionId;
+    this.input.value = "";
+    this.draft = "";
+    try {
+      const result = await this.rpc.request<ChatSendResult>(CHAT_METHODS.send, { sessionId, text });
+      if (result.queued) this.chat = queued(this.chat, text);
+    } catch (err) {
+      this.error = t("chat.sendFailed", { reason: plainReason(err) });
+      this.input.value = text; // nothing is lost
+    }
+  }
+
+  private async cancel(): Promise<void> {
+    if (!this.chat.sessionId) return;
+    try {
+      await this.rpc.request(CHAT_METHODS.cancel, { sessionId: this.chat.sessionId });
+    } catch (err) {
+      this.error = plainReason(err);
+    }
+  }
+
+  /** Compaction answers once the running turn (if any) and the summary call are over. */
+  private async compact(): Promise<void> {
+    if (!this.chat.sessionId || this.compacting) return;
+    this.compacting = true;
+    this.error = null;
+    try {
+      const result = await this.rpc.request<ChatCompactResult>(
+        CHAT_METHODS.compact,
+        { sessionId: this.chat.sessionId },
+        COMPACT_TIMEOUT_MS,
+      );
+      if (!result.compacted) this.error = t("chat.compactFailed");
+    } catch (err) {
+      this.error = plainReason(err);
+    } finally {
+      this.compacting = false;
+    }
+  }
+
+  private onKeyDown(event: KeyboardEvent): void {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      void this.send();
+    }
+  }
+
+  protected override updated(): void {
+    if (this.log) this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  override render() {
+    const messages = visibleMessages(this.chat);
+    const running = this.chat.status === "running";
+    return html`
+      <div class="log" role="log" aria-live="polite" aria-label=${t("chat.title")}>
+        ${this.unavailable ? html`<p class="alert" data-testid="chat-unavailable">${t("chat.unavailable", { reason: this.unavailable })}</p>` : nothing}
+        ${messages.length === 0 && !this.unavailable ? html`<p class="muted">${t("chat.empty")}</p>` : nothing}
+        ${messages.map((m) =>
+          m.role === "user" && m.isCompactSummary
+            ? html`<details class="compacted" data-testid="compacted">
+                <summary>${t("chat.compacted")}</summary>
+                <div class="bubble">${m.content}</div>
+              </details>`
+            : m.role === "user"
+            ? html`<div class="msg user" data-role="user">
+                <div class="who">${t("chat.you")}</div>
+                <div class="bubble">${m.content}</div>
+              </div>`
+            : this.renderAssistant(m),
+        )}
+      </div>
+      ${running ? this.renderRunning() : nothing}
+      ${this.chat.queuedTexts.length || this.chat.queuedCount
+        ? html`<div class="queued muted" data-testid="queued">
+            ${t("chat.queued")} (${this.chat.queuedCount})
+            <ul>${this.chat.queuedTexts.map((q) => html`<li>${q}</li>`)}</ul>
+          </div>`
+        : nothing}
+      ${this.permissions.map((p) => this.renderPermission(p))}
+      ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
+      <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
+        <textarea
+          aria-label=${t("chat.placeholder")}
+          placeholder=${t("chat.placeholder")}
+          .value=${this.draft}
+          @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
+          @keydown=${this.onKeyDown}
+        ></textarea>
+        <div class="buttons-col">
+          <vscode-button data-action="send" ?disabled=${!this.chat.sessionId} @click=${() => void this.send()}
+            >${t("chat.send")}</vscode-button
+          >
+          ${running
+            ? html`<vscode-button secondary data-action="cancel" @click=${() => void this.cancel()}
+                >${t("chat.cancel")}</vscode-button
+              >`
+            : nothing}
+          <vscode-button
+            secondary
+            data-action="compact"
+            title=${this.compacting ? t("chat.compacting") : t("chat.compact")}
+            ?disabled=${!this.chat.sessionId || this.compacting || messages.length === 0}
+            @click=${() => void this.compact()}
+            >${this.compacting ? t("chat.compacting") : t("chat.compact")}</vscode-button
+          >
+        </div>
+      </form>
+    `;
+  }
+
+  private renderRunning() {
+    const messages = this.chat.runningHooks;
+    return html`<div class="running" role="status" data-testid="running">
+      <vscode-progress-ring></vscode-progress-ring>
+      <span>${messages.length ? messages.join(" · ") : t("chat.running")}</span>
+    </div>`;
+  }
+
+  private renderAssistant(message: AssistantMessage) {
+    return html`<div class="msg assistant" data-role="assistant">
+      <div class="who">${t("chat.assistant")}</div>
+      ${message.blocks.map((b) => this.renderBlock(b))}
+    </div>`;
+  }
+
+  private renderBlock(block: Block) {
+    switch (block.type) {
+      case "text":
+        return html`<div class="markdown">${unsafeHTML(renderMarkdown(block.text))}</div>`;
+      case "tool":
+        return this.renderTool(block);
+      case "notice":
+        return this.renderNotice(block);
+    }
+  }
+
+  private renderTool(block: ToolBlock) {
+    const input = JSON.stringify(block.input, null, 2);
+    return html`<div class="tool" data-status=${block.status} data-tool=${block.name}>
+      <div class="tool-head">
+        <span class="tool-name">${block.name}</span>
+        <span class="muted">${t(`tool.${block.status}`)}</span>
+      </div>
+      <details>
+        <summary>${t("tool.input")}</summary>
+        <pre>${input}</pre>
+      </details>
+      ${block.error
+        ? html`<pre class="failure" data-testid="tool-error">${block.error}</pre>`
+        : block.result
+          ? html`<details><summary>${t("tool.result")}</summary><pre>${block.result}</pre></details>`
+          : nothing}
+    </div>`;
+  }
+
+  private renderNotice(block: NoticeBlock) {
+    return html`<div class="notice" data-level=${block.level} role=${block.level === "error" ? "alert" : "note"}>
+      <span class="notice-level">${t(`notice.${block.level}`)}</span>${block.text}
+    </div>`;
+  }
+
+  private renderPermission(p: PendingPermission) {
+    const { toolName, toolInput, reason } = p.params;
+    return html`<div class="permission" role="alertdialog" aria-label=${t("permission.title", { tool: toolName })} data-testid="permission">
+      <strong>${t("permission.title", { tool: toolName })}</strong>
+      <pre>${JSON.stringify(toolInput, null, 2)}</pre>
+      ${reason ? html`<p class="muted">${t("permission.reason", { reason })}</p>` : nothing}
+      <div class="buttons">
+        <vscode-button data-action="allow" @click=${() => p.answer({ allow: true })}>${t("permission.allow")}</vscode-button>
+        <vscode-button secondary data-action="always" @click=${() => p.answer({ allow: true, always: true })}
+          >${t("permission.always")}</vscode-button
+        >
+        <vscode-button secondary data-action="deny" @click=${() => p.answer({ allow: false })}>${t("permission.deny")}</vscode-button>
+      </div>
+    </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "wave-chat-panel": WaveChatPanel;
+  }
+}

@@ -1,0 +1,63 @@
+import "@vscode-elements/elements/dist/vscode-button/index.js";
+
+import { LitElement, css, html } from "lit";
+import { customElement, property } from "lit/decorators.js";
+
+import { t } from "./i18n";
+import { base } from "./styles";
+
+/** Browser mode's stand-in for an editor tab: a file shown read-only (window/showDocument). */
+@customElement("wave-file-viewer")
+export class WaveFileViewer extends LitElement {
+  static override styles = [
+    base,
+    css`
+      :host {
+        display: flex;
+        flex-direction: column;
+        min-height: 0;
+        border-left: 1px solid var(--vscode-panel-border, #2b2b2b);
+        background: var(--vscode-editor-background, #1f1f1f);
+      }
+      header {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+        padding: 6px 10px;
+        border-bottom: 1px solid var(--vscode-panel-border, #2b2b2b);
+      }
+      header .path {
+        flex: 1;
+      }
+      pre {
+        margin: 0;
+        padding: 8px 12px;
+        overflow: auto;
+        flex: 1;
+        color: var(--vscode-editor-foreground, #cccccc);
+      }
+    `,
+  ];
+
+  @property() path = "";
+  @property() content = "";
+
+  override render() {
+    return html`
+      <header>
+        <strong>${t("viewer.title")}</strong>
+        <span class="path" data-testid="viewer-path">${this.path}</span>
+        <vscode-button secondary @click=${() => this.dispatchEvent(new CustomEvent("close"))}
+          >${t("viewer.close")}</vscode-button
+        >
+      </header>
+      <pre tabindex="0" aria-readonly="true" aria-label=${this.path} data-testid="viewer-content">${this.content}</pre>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "wave-file-viewer": WaveFileViewer;
+  }
+}

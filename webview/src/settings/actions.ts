@@ -1,0 +1,86 @@
+/**
+ * What the settings page's buttons do, in the order the shells need (DESIGN.md "Edit ordering").
+ *
+ * New:    wave/hooks/prefill → shell closeSettings → shell openChat {prefill}
+ * Edit:   wave/hooks/prefill → wave/openConfigFile (awaited, bounded) → closeSettings → openChat
+ *         Closing destroys the settings page (VS Code disposes the panel, JetBrains closes the
+ *         editor): anything sent after it is lost, so the open request goes first and its answer
+ *         is awaited. With no config path, only the prompt is prefilled (no invented path).
+ * Delete: wave/hooks/delete, then the list is always reloaded from the server, success or not.
+ */
+
+import type { RpcClient } from "../transport/rpc";
+import type {
+  HookEntry,
+  HooksDeleteResult,
+  HooksListResult,
+  HooksPrefillResult,
+  OpenConfigFileResult,
+  ServerRequests,
+} from "../protocol/generated";
+
+/** How long Edit waits for the config file to open before it closes the page anyway. */
+export const OPEN_CONFIG_TIMEOUT_MS = 5_000;
+
+export interface EditOutcome {
+  prompt: string;
+  configPath: string | null;
+  /** Set when the file could not be opened (the prompt is still prefilled). */
+  openError: unknown;
+  opened: OpenConfigFileResult | null;
+}
+
+export class HooksActions {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly openTimeoutMs = OPEN_CONFIG_TIMEOUT_MS,
+  ) {}
+
+  private call<M extends keyof ServerRequests>(
+    method: M,
+    params: ServerRequests[M]["params"],
+    timeoutMs?: number,
+  ): Promise<ServerRequests[M]["result"]> {
+    return this.rpc.request<ServerRequests[M]["result"]>(method, params, timeoutMs);
+  }
+
+  list(): Promise<HooksListResult> {
+    return this.call("wave/hooks/list", {});
+  }
+
+  async newHook(source: "user" | "project"): Promise<HooksPrefillResult> {
+    const prefill = await this.call("wave/hooks/prefill", { action: "new", source });
+    this.handOverToChat(prefill.prompt);
+    return prefill;
+  }
+
+  async editHook(hook: HookEntry): Promise<EditOutcome> {
+    const prefill = await this.call("wave/hooks/prefill", {
+      action: "edit",
+      source: hook.source,
+      id: hook.id,
+    });
+    // The hook's own file, as the list reported it (absolute); the server's answer otherwise.
+    const configPath = hook.path || prefill.configPath || null;
+    let opened: OpenConfigFileResult | null = null;
+    let openError: unknown = null;
+    if (configPath) {
+      try {
+        opened = await this.call("wave/openConfigFile", { path: configPath }, this.openTimeoutMs);
+      } catch (err) {
+        openError = err; // a file that will not open must not keep the user from the chat
+      }
+    }
+    this.handOverToChat(prefill.prompt);
+    return { prompt: prefill.prompt, configPath, openError, opened };
+  }
+
+  deleteHook(hook: HookEntry): Promise<HooksDeleteResult> {
+    return this.call("wave/hooks/delete", { id: hook.id });
+  }
+
+  private handOverToChat(prompt: string): void {
+    this.rpc.shell("closeSettings");
+    this.rpc.shell("openChat", { prefill: prompt });
+  }
+}

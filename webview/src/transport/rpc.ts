@@ -1,0 +1,168 @@
+/**
+ * Requests, notifications and shell commands over one Transport.
+ *
+ * Every request is bounded: if no answer arrives in time it fails with a `RequestTimeoutError`
+ * that says which request and how long it waited, instead of leaving the UI hanging.
+ */
+
+import type { Transport } from "./adapters";
+import type { Envelope, ErrorObject, RequestId } from "./envelope";
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+export class RequestTimeoutError extends Error {
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${method}: no answer from wavehost within ${Math.round(timeoutMs / 1000)} s`);
+    this.name = "RequestTimeoutError";
+  }
+}
+
+/** A JSON-RPC error the server (or the shell) answered with. */
+export class RemoteError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(
+    readonly method: string,
+    error: ErrorObject,
+  ) {
+    super(error.message);
+    this.name = "RemoteError";
+    this.code = error.code;
+    this.data = error.data;
+  }
+}
+
+export class ConnectionClosedError extends Error {
+  constructor(
+    readonly method: string,
+    reason: string,
+  ) {
+    super(`${method}: the connection to wavehost is closed (${reason})`);
+    this.name = "ConnectionClosedError";
+  }
+}
+
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+type RequestHandler = (params: unknown) => Promise<unknown> | unknown;
+
+export class RpcClient {
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly notificationHandlers = new Map<string, Set<(params: unknown) => void>>();
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly shellHandlers = new Map<string, Set<(args: Record<string, unknown>) => void>>();
+  private closedReason: string | null = null;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly defaultTimeoutMs = DEFAULT_TIMEOUT_MS,
+  ) {
+    transport.onMessage((message) => this.receive(message));
+    transport.onClose((reason) => {
+      this.closedReason = reason;
+      for (const [id, entry] of this.pending) {
+        this.pending.delete(id);
+        clearTimeout(entry.timer);
+        entry.reject(new ConnectionClosedError(entry.method, reason));
+      }
+      this.emitShell("connectionClosed", { reason });
+    });
+  }
+
+  get transportName(): Transport["name"] {
+    return this.transport.name;
+  }
+
+  request<R = unknown>(method: string, params: unknown = {}, timeoutMs?: number): Promise<R> {
+    if (this.closedReason !== null) {
+      return Promise.reject(new ConnectionClosedError(method, this.closedReason));
+    }
+    const id = `page-${this.nextId++}`;
+    const limit = timeoutMs ?? this.defaultTimeoutMs;
+    return new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RequestTimeoutError(method, limit));
+      }, limit);
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+      this.transport.send({ kind: "request", id, method, params });
+    });
+  }
+
+  shell(command: string, args: Record<string, unknown> = {}): void {
+    this.transport.send({ kind: "shell", command, args });
+  }
+
+  onNotification(method: string, handler: (params: unknown) => void): () => void {
+    let set = this.notificationHandlers.get(method);
+    if (!set) this.notificationHandlers.set(method, (set = new Set()));
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  /** Answers server→client requests (e.g. a permission prompt); one handler per method. */
+  onRequest(method: string, handler: RequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  onShell(command: string, handler: (args: Record<string, unknown>) => void): () => void {
+    let set = this.shellHandlers.get(command);
+    if (!set) this.shellHandlers.set(command, (set = new Set()));
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  private emitShell(command: string, args: Record<string, unknown>): void {
+    for (const handler of this.shellHandlers.get(command) ?? []) handler(args);
+  }
+
+  private receive(message: Envelope): void {
+    switch (message.kind) {
+      case "response": {
+        const entry = this.pending.get(message.id);
+        if (!entry) return; // late answer to a request that already timed out
+        this.pending.delete(message.id);
+        clearTimeout(entry.timer);
+        if (message.error) entry.reject(new RemoteError(entry.method, message.error));
+        else entry.resolve(message.result);
+        return;
+      }
+      case "notification":
+        for (const handler of this.notificationHandlers.get(message.method) ?? []) {
+          handler(message.params);
+        }
+        return;
+      case "request":
+        void this.answer(message.id, message.method, message.params);
+        return;
+      case "shell":
+        this.emitShell(message.command, message.args ?? {});
+        return;
+    }
+  }
+
+  private async answer(id: RequestId, method: string, params: unknown): Promise<void> {
+    const handler = this.requestHandlers.get(method);
+    if (!handler) {
+      const error = { code: -32601, message: `the page does not handle ${method}` };
+      this.transport.send({ kind: "response", id, error });
+      return;
+    }
+    try {
+      const result = await handler(params);
+      this.transport.send({ kind: "response", id, result: result ?? null });
+    } catch (err) {
+      const error = { code: -32603, message: err instanceof Error ? err.message : String(err) };
+      this.transport.send({ kind: "response", id, error });
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import type { HookEntry, HooksListResult } from "../src/protocol/generated";
+
+export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "source">): HookEntry {
+  return {
+    path: `/home/u/.wave/settings.json`,
+    readOnly: false,
+    event: "PreToolUse",
+    matcher: "Bash",
+    type: "command",
+    command: "echo hi",
+    dialect: "wave",
+    ...overrides,
+  };
+}
+
+export function listing(): HooksListResult {
+  return {
+    project: { dir: "/work/demo", name: "demo" },
+    configFiles: [
+      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false },
+      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false },
+      {
+        source: "project",
+        path: "/work/demo/.wave/settings.local.json",
+        exists: true,
+        readOnly: false,
+        error: "Expecting ',' delimiter: line 3 column 5",
+      },
+      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, plugin: "fmt" },
+    ],
+    hooks: [
+      hook({ id: "u1", source: "user", event: "Stop", matcher: null, command: "notify-send done", timeout: 5 }),
+      hook({ id: "p1", source: "project", path: "/work/demo/.wave/settings.json", description: "guard" }),
+      hook({ id: "p2", source: "project", path: "/work/demo/.wave/settings.json", event: "PostToolUse", matcher: "Write|Edit", async: true }),
+      hook({
+        id: "g1",
+        source: "plugin",
+        path: "/home/u/.wave/plugins/fmt/hooks/hooks.json",
+        readOnly: true,
+        plugin: "fmt",
+        event: "PostToolUse",
+      }),
+    ],
+    diagnostics: [
+      { path: "/work/demo/.wave/settings.json", pointer: "/hooks/Stop/0/hooks/0", message: "command must be a string" },
+      { path: "/elsewhere/settings.json", message: "unreadable" },
+    ],
+  };
+}

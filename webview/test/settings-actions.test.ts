@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { HooksActions } from "../src/settings/actions";
+import { RequestTimeoutError } from "../src/transport/rpc";
+import { hook } from "./fixtures";
+import { FakeVsCodeHost } from "./vscode-api-mock";
+
+afterEach(() => vi.useRealTimers());
+
+const PROMPT = "帮我编辑钩子：把<事件/匹配/命令/超时>改成<新内容>";
+
+describe("New", () => {
+  it("asks the server for the prompt, then closes settings and prefills the chat", async () => {
+    const host = new FakeVsCodeHost();
+    const actions = new HooksActions(host.rpc());
+    const done = actions.newHook("project");
+    const request = await host.nextRequest("wave/hooks/prefill");
+    expect(request.params).toEqual({ action: "new", source: "project" });
+    expect(host.trail()).toEqual(["request:wave/hooks/prefill"]);
+    host.deliver({ kind: "response", id: request.id, result: { prompt: "帮我在【demo】新建钩子：…", configPath: null } });
+    await done;
+    expect(host.trail()).toEqual(["request:wave/hooks/prefill", "shell:closeSettings", "shell:openChat"]);
+    expect(host.posted.at(-1)).toEqual({ kind: "shell", command: "openChat", args: { prefill: "帮我在【demo】新建钩子：…" } });
+  });
+});
+
+describe("Edit", () => {
+  const target = hook({ id: "h1", source: "user", path: "/home/u/.wave/settings.json" });
+
+  it("opens the config file and waits for its answer before closing the settings page", async () => {
+    const host = new FakeVsCodeHost();
+    const done = new HooksActions(host.rpc()).editHook(target);
+    await host.answer("wave/hooks/prefill", { prompt: PROMPT, configPath: "/home/u/.wave/settings.json" });
+    const open = await host.nextRequest("wave/openConfigFile");
+    expect(open.params).toEqual({ path: "/home/u/.wave/settings.json" });
+    await Promise.resolve();
+    // Not answered yet: nothing that would destroy the page may have been sent.
+    expect(host.trail()).toEqual(["request:wave/hooks/prefill", "request:wave/openConfigFile"]);
+    host.deliver({ kind: "response", id: open.id, result: { opened: true } });
+    const outcome = await done;
+    expect(host.trail()).toEqual([
+      "request:wave/hooks/prefill",
+      "request:wave/openConfigFile",
+      "shell:closeSettings",
+      "shell:openChat",
+    ]);
+    expect(outcome.opened).toEqual({ opened: true });
+    expect(host.posted.at(-1)).toMatchObject({ args: { prefill: PROMPT } });
+  });
+
+  it("bounds the wait: a file that never opens still leads to the chat, with the reason kept", async () => {
+    vi.useFakeTimers();
+    const host = new FakeVsCodeHost();
+    const done = new HooksActions(host.rpc(60_000), 3000).editHook(target);
+    await host.answer("wave/hooks/prefill", { prompt: PROMPT, configPath: target.path });
+    await host.nextRequest("wave/openConfigFile");
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(host.trail()).not.toContain("shell:closeSettings");
+    await vi.advanceTimersByTimeAsync(2);
+    const outcome = await done;
+    expect(outcome.openError).toBeInstanceOf(RequestTimeoutError);
+    expect(host.trail().slice(-2)).toEqual(["shell:closeSettings", "shell:openChat"]);
+  });
+
+  it("only prefills when there is no config path", async () => {
+    const host = new FakeVsCodeHost();
+    const done = new HooksActions(host.rpc()).editHook({ ...target, path: "" });
+    await host.answer("wave/hooks/prefill", { prompt: PROMPT, configPath: null });
+    await done;
+    expect(host.trail()).toEqual(["request:wave/hooks/prefill", "shell:closeSettings", "shell:openChat"]);
+  });
+});
+
+describe("Delete", () => {
+  it("sends the hook's id", async () => {
+    const host = new FakeVsCodeHost();
+    const done = new HooksActions(host.rpc()).deleteHook(hook({ id: "abc", source: "project" }));
+    const request = await host.nextRequest("wave/hooks/delete");
+    expect(request.params).toEqual({ id: "abc" });
+    host.deliver({ kind: "response", id: request.id, result: { deleted: {} } });
+    await expect(done).resolves.toEqual({ deleted: {} });
+  });
+});
