@@ -100,15 +100,19 @@ def _chat_parser(commands: Any) -> None:
     )
     chat.add_argument("-p", "--prompt", required=True, help="the prompt to send")
     chat.add_argument("--cwd", type=Path, help="session root (default: the current directory)")
+    # A metavar on every lazy choice list: without one argparse reads the choices at once.
     chat.add_argument(
         "--permission-mode",
         default="default",
         choices=_LazyChoices("wavehost.session.permissions", "PERMISSION_MODES"),
+        metavar="MODE",
+        help="%(choices)s (default: %(default)s)",
     )
     chat.add_argument(
         "--provider",
         choices=_LazyChoices("wavehost.session.providers", "PROVIDERS"),
-        help="model provider",
+        metavar="NAME",
+        help="model provider: %(choices)s",
     )
     chat.add_argument("--model", help="model name")
     chat.add_argument("--script", type=Path, help="turns for the scripted provider (JSON)")

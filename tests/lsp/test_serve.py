@@ -142,3 +142,22 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
         "unknownPath",
     }
     assert "projectDir" in schema["$defs"]["InitializationOptions"]["properties"]
+
+
+def test_starting_serve_loads_neither_pydantic_nor_the_engine() -> None:
+    # `wavehost serve` must answer initialize about as fast as a bare pygls server (bench/lsp.py):
+    # the CLI's parser and the server module may not pull in the heavy parts before they are used.
+    probe = (
+        "import sys\n"
+        "from wavehost import cli\n"
+        "from wavehost.lsp import server\n"
+        "cli._parser().parse_args(['serve'])\n"
+        "server.create_server()\n"
+        "roots = ('pydantic', 'anthropic', 'openai', 'aiohttp')\n"
+        "ours = ('wavehost.hooks', 'wavehost.session', 'wavehost.settings')\n"
+        "print([m for m in sys.modules if m.split('.')[0] in roots or m.startswith(ours)])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert result.stdout.strip() == "[]"
