@@ -105,6 +105,11 @@ export async function generate() {
       2,
     )} as const;`,
     "",
+    "/** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */",
+    `export const SETTINGS_ERROR_REASONS = ${JSON.stringify(
+      schema.$defs.SettingsErrorData.properties.reason.enum,
+    )} as const;`,
+    "",
     "/** The hook event catalogue: when each event fires, in English and Chinese. */",
     `export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField: string | null }> = ${JSON.stringify(events, null, 2)};`,
     "",

@@ -516,6 +516,9 @@ export const PROTOCOL_METHODS = {
   }
 } as const;
 
+/** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */
+export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath"] as const;
+
 /** The hook event catalogue: when each event fires, in English and Chinese. */
 export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField: string | null }> = {
   "PreToolUse": {

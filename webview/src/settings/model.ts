@@ -4,6 +4,7 @@ import { type Lang, t } from "../i18n";
 import { ConnectionClosedError, RemoteError, RequestTimeoutError } from "../transport/rpc";
 import {
   HOOK_EVENTS,
+  SETTINGS_ERROR_REASONS,
   type ConfigFileEntry,
   type DiagnosticEntry,
   type HookEntry,
@@ -66,15 +67,7 @@ export function canChange(hook: HookEntry): boolean {
   return hook.source !== "plugin" && !hook.readOnly;
 }
 
-const REASONS = new Set([
-  "notFound",
-  "readOnly",
-  "conflict",
-  "permissionDenied",
-  "malformedConfig",
-  "ioError",
-  "unknownPath",
-]);
+const REASONS: ReadonlySet<string> = new Set(SETTINGS_ERROR_REASONS);
 
 /** A failed request in plain words (the server's reason, not a stack or a JSON-RPC code). */
 export function plainReason(err: unknown, lang?: Lang): string {
