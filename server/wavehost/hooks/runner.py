@@ -110,18 +110,22 @@ class _Capture:
         return text
 
 
-async def _feed(pipe: IO[bytes], data: bytes) -> None:
-    """Write the payload and close stdin; a hook that never reads it is fine."""
-    view = memoryview(data)
+def _write_some(pipe: IO[bytes], view: memoryview) -> memoryview:
+    """Write what the pipe takes now; b"" once everything is written or the hook stopped reading."""
+    try:
+        return view[os.write(pipe.fileno(), view) :]
+    except BlockingIOError:
+        return view
+    except OSError:  # EPIPE: the hook exited or closed its stdin without reading it all
+        return memoryview(b"")
+
+
+async def _feed(pipe: IO[bytes], view: memoryview) -> None:
+    """Write the rest of the payload, then close stdin; a hook that never reads it is fine."""
     try:
         while view:
             await anyio.wait_writable(pipe.fileno())
-            try:
-                view = view[os.write(pipe.fileno(), view) :]
-            except BlockingIOError:
-                continue
-    except OSError:  # EPIPE: the hook exited or closed its stdin without reading it all
-        pass
+            view = _write_some(pipe, view)
     finally:
         with contextlib.suppress(OSError):
             pipe.close()
@@ -210,7 +214,11 @@ async def run_hook(
     timed_out = False
     try:
         async with anyio.create_task_group() as group:
-            group.start_soon(_feed, process.stdin, stdin)
+            rest = _write_some(process.stdin, memoryview(stdin))  # usually all of it: no task
+            if rest:
+                group.start_soon(_feed, process.stdin, rest)
+            else:
+                process.stdin.close()
             group.start_soon(out.drain, process.stdout.fileno())
             group.start_soon(err_out.drain, process.stderr.fileno())
             with anyio.move_on_after(timeout) as deadline:
