@@ -24,16 +24,7 @@ async def test_exit_2_injects_stderr_as_is_meta_and_the_next_stop_has_stop_hook_
     chat: ChatRunner, project: Path
 ) -> None:
     log = project / "stop.jsonl"
-    hooks = {
-        "Stop": [
-            {
-                "hooks": [
-                    {"type": "command", "command": record(log)},
-                    {"type": "command", "command": BLOCK_ONCE},
-                ]
-            }
-        ]
-    }
+    hooks = hooks_for("Stop", record(log), BLOCK_ONCE)
     result = await chat([turn("first answer"), turn("second answer")], "go", hooks=hooks)
 
     assert [(m.content, m.is_meta) for m in users(result.messages)] == [
@@ -51,16 +42,7 @@ async def test_exit_2_injects_stderr_as_is_meta_and_the_next_stop_has_stop_hook_
 
 async def test_a_new_user_prompt_resets_stop_hook_active(chat: ChatRunner, project: Path) -> None:
     log = project / "stop.jsonl"
-    hooks = {
-        "Stop": [
-            {
-                "hooks": [
-                    {"type": "command", "command": record(log)},
-                    {"type": "command", "command": BLOCK_ONCE},
-                ]
-            }
-        ]
-    }
+    hooks = hooks_for("Stop", record(log), BLOCK_ONCE)
     async with chat.open([turn("a"), turn("b"), turn("c"), turn("d")], hooks=hooks) as running:
         for prompt in ("one", "two"):  # the second once the first turn is over
             running.session.send(prompt)
@@ -125,16 +107,7 @@ async def test_a_queued_user_prompt_goes_before_a_stop_hook_restart(
     chat: ChatRunner, project: Path
 ) -> None:
     log = project / "stop.jsonl"
-    hooks = {
-        "Stop": [
-            {
-                "hooks": [
-                    {"type": "command", "command": record(log)},
-                    {"type": "command", "command": BLOCK_ONCE},
-                ]
-            }
-        ]
-    }
+    hooks = hooks_for("Stop", record(log), BLOCK_ONCE)
     sessions: list[Any] = []
 
     def respond(index: int, body: dict[str, Any]) -> ScriptedTurn:
