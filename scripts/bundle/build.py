@@ -137,6 +137,8 @@ def build(dest: Path, wheel: Path | None) -> None:
         own = wheel or build_wheel(Path(tmp))
         common = {w.name: w for ws in chosen.values() for w in ws if shared(w)}
         if dest.exists():
+            if any(dest.iterdir()) and not (dest / "bundle.json").exists():
+                sys.exit(f"{dest} is not empty and not a server bundle: not replacing it")
             shutil.rmtree(dest)
         libs = dest / "libs"
         install(libs / "common", [own, *common.values()], PYTHONS[0])
