@@ -14,6 +14,7 @@ from lsprotocol.types import ShowDocumentParams
 from pydantic import ValidationError
 from pygls.exceptions import JsonRpcInvalidParams
 
+from wavehost.hooks.safe_read import is_regular_file
 from wavehost.lsp import methods
 from wavehost.lsp.logs import ClientError
 from wavehost.lsp.options import session_of
@@ -133,7 +134,7 @@ class Host:
     async def open_config_file(self, params: Params) -> dict[str, Any]:
         request = parse(OpenConfigFileParams, params, methods.OPEN_CONFIG_FILE)
         file = await off_loop(self.settings.config_file, request.path)
-        if not await to_thread.run_sync(file.path.is_file):
+        if not await to_thread.run_sync(is_regular_file, file.path):
             return dump(OpenConfigFileResult(opened=False, reason="missing"))
         window = self._server.client_capabilities.window
         if not (window and window.show_document and window.show_document.support):

@@ -31,6 +31,16 @@ class ConfigFileEntry(WireModel):
     read_only: bool
     error: str | None = None
     plugin: str | None = None
+    untrusted: bool | None = Field(
+        default=None,
+        description="True: a project file of an untrusted workspace; it is listed, nothing in it "
+        "is applied",
+    )
+    ignored_settings: list[str] | None = Field(
+        default=None,
+        description="The settings this (untrusted) file sets that are not applied, e.g. "
+        '["hooks", "disableAllHooks", "provider"]',
+    )
 
 
 class HookEntry(WireModel):

@@ -58,6 +58,8 @@ def list_hooks(config: HookConfig, project_dir: Path, *, trusted: bool = True) -
                 read_only=file.read_only,
                 error=file.error,
                 plugin=file.plugin,
+                untrusted=file.untrusted or None,
+                ignored_settings=list(file.ignored) or None,
             )
             for file in config.files
             if file.source != "programmatic"

@@ -8,6 +8,7 @@ from typing import Any
 
 from wavehost import paths
 from wavehost.hooks.config import ConfigFile, HookConfig, HookHandler, load_hook_config
+from wavehost.hooks.safe_read import is_regular_file
 from wavehost.lsp.protocol import HookEntry, HooksListResult, HooksPrefillParams, HooksPrefillResult
 from wavehost.settings.edit import RELOAD, delete_handler
 from wavehost.settings.errors import SettingsError
@@ -125,4 +126,4 @@ def _read_only_message(handler: HookHandler) -> str:
 
 def _existing(path: Path) -> str | None:
     """Only an existing file is offered to open: no placeholder paths (seed, 边界情况)."""
-    return str(path) if path.exists() else None
+    return str(path) if is_regular_file(path) else None
