@@ -20,7 +20,8 @@ from tests.lsp.client import as_user, running_server
 from tests.reliability.bad_files import GOOD, ZOO, BadFile
 from tests.workspace import Workspace, hook
 from wavehost.hooks.config import load_hook_config
-from wavehost.lsp import methods
+from wavehost.protocol import table
+from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings
 from wavehost.settings.service import SettingsService
 
@@ -81,7 +82,7 @@ def test_the_hook_config_reports_a_bad_file_and_loads_the_rest(
 ) -> None:
     setup(workspace, bad)
     service = SettingsService(workspace.project, home=workspace.home)
-    listed = bounded(service.list_hooks).to_wire()
+    listed = HooksListResult.of(bounded(service.list_hooks)).to_wire()
     check_listing(listed, workspace, bad)
     config = bounded(lambda: load_hook_config(workspace.project, home=workspace.home))
     assert USER_HOOK in [h.command for h in config.runnable()]
@@ -120,7 +121,7 @@ async def test_the_server_answers_through_the_whole_zoo_and_its_watcher_survives
             listed = await asyncio.wait_for(client.list_hooks(), WAIT)
             check_listing(listed, workspace, bad)
             prefill = await asyncio.wait_for(
-                client.call(methods.HOOKS_PREFILL, {"action": "new", "source": "project"}), WAIT
+                client.call(table.HOOKS_PREFILL.name, {"action": "new", "source": "project"}), WAIT
             )
             assert prefill["prompt"]
             opened = await asyncio.wait_for(client.open_chat(), WAIT)
@@ -132,7 +133,7 @@ async def test_the_server_answers_through_the_whole_zoo_and_its_watcher_survives
         assert await asyncio.wait_for(client.changes.get(), WAIT) == {}
         listed = await client.list_hooks()
         user = next(h for h in listed["hooks"] if h["command"] == USER_HOOK)
-        await client.call(methods.HOOKS_DELETE, {"id": user["id"]})
+        await client.call(table.HOOKS_DELETE.name, {"id": user["id"]})
     assert json.loads(workspace.user_settings.read_text())["hooks"] == {}
 
 
@@ -151,7 +152,7 @@ async def test_an_unreadable_wave_folder_is_a_problem_not_a_failure(workspace: W
         assert await asyncio.wait_for(client.changes.get(), WAIT) == {}
         listed = await asyncio.wait_for(client.list_hooks(), WAIT)
         prefill = await asyncio.wait_for(
-            client.call(methods.HOOKS_PREFILL, {"action": "new", "source": "project"}), WAIT
+            client.call(table.HOOKS_PREFILL.name, {"action": "new", "source": "project"}), WAIT
         )
         opened = await asyncio.wait_for(client.open_chat(), WAIT)
         folder.chmod(0o755)  # readable again: the watcher (not dead) sees its hooks come back

@@ -7,6 +7,7 @@ from typing import Any
 from tests.lsp.client import running_server
 from tests.workspace import Workspace, hook
 from wavehost.hooks.config import load_hook_config
+from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings
 from wavehost.settings.service import SettingsService
 
@@ -94,7 +95,8 @@ def test_the_list_says_which_files_are_untrusted_and_what_they_would_have_change
     user_setup(workspace, users)
     hostile_project(workspace, attackers)
     service = SettingsService(workspace.project, home=workspace.home, trusted=False)
-    files = {f.path: f for f in service.list_hooks().config_files}
+    wire = HooksListResult.of(service.list_hooks())
+    files = {f.path: f for f in wire.config_files}
 
     user = files[str(workspace.user_settings)]
     project = files[str(workspace.project_settings)]
@@ -105,8 +107,7 @@ def test_the_list_says_which_files_are_untrusted_and_what_they_would_have_change
         "hooks", "disableAllHooks", "enabledPlugins", "provider", "model", "script"
     ]  # fmt: skip
     assert (local.untrusted, local.ignored_settings) == (True, ["disableAllHooks", "model"])
-    wire = service.list_hooks().to_wire()
-    assert wire["configFiles"][1]["ignoredSettings"] == project.ignored_settings
+    assert wire.to_wire()["configFiles"][1]["ignoredSettings"] == project.ignored_settings
 
 
 async def test_an_untrusted_chat_runs_the_users_model_and_the_users_hooks(

@@ -96,7 +96,7 @@ def test_a_delete_racing_an_editor_redoes_the_edit_and_keeps_the_editors_write(
         workspace.user_settings, {"hooks": {"Stop": [{"hooks": [hook("a"), hook("b")]}]}}
     )
     service = _service(workspace)
-    target = next(h for h in service.list_hooks().hooks if h.command == "a")
+    target = next(h for h in service.list_hooks().hooks if h.handler.command == "a")
     real = edit.replace_if_unchanged
     attempts: list[int] = []
 
@@ -107,7 +107,7 @@ def test_a_delete_racing_an_editor_redoes_the_edit_and_keeps_the_editors_write(
         return real(path, expected, data)
 
     monkeypatch.setattr(edit, "replace_if_unchanged", editor_saves_meanwhile)
-    service.delete(target.id)
+    service.delete(target.handler.id)
 
     assert len(attempts) == 2
     document = json.loads(settings.read_text())
@@ -133,7 +133,7 @@ def test_a_file_that_keeps_changing_is_a_conflict_and_keeps_the_editors_last_wri
 
     monkeypatch.setattr(edit, "replace_if_unchanged", editor_always_first)
     with pytest.raises(SettingsError) as refused:
-        service.delete(target.id)
+        service.delete(target.handler.id)
     assert refused.value.reason == "conflict"
     assert "kept changing" in refused.value.message
     document = json.loads(settings.read_text())
@@ -154,24 +154,24 @@ def test_identical_entries_have_different_ids_and_a_second_delete_finds_nothing(
     settings = _twins(workspace)
     service = _service(workspace)
     first, second, _ = service.list_hooks().hooks
-    assert len({first.id, second.id}) == 2
-    service.delete(first.id)
+    assert len({first.handler.id, second.handler.id}) == 2
+    service.delete(first.handler.id)
     with pytest.raises(SettingsError) as again:  # a retry, a double click
-        service.delete(first.id)
+        service.delete(first.handler.id)
     assert again.value.reason == "notFound"
     commands = [h["command"] for h in json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"]]
     assert commands == ["same", "other"]
-    assert first.id not in [h.id for h in service.list_hooks().hooks]
+    assert first.handler.id not in [h.handler.id for h in service.list_hooks().hooks]
 
 
 def test_a_second_server_deleting_the_same_twin_gets_a_conflict(workspace: Workspace) -> None:
     settings = _twins(workspace)
     one, two = _service(workspace), _service(workspace)
     first = one.list_hooks().hooks[0]
-    assert two.list_hooks().hooks[0].id == first.id  # ids are the same in every server
-    one.delete(first.id)
+    assert two.list_hooks().hooks[0].handler.id == first.handler.id  # ids are the same in every server
+    one.delete(first.handler.id)
     with pytest.raises(SettingsError) as refused:
-        two.delete(first.id)
+        two.delete(first.handler.id)
     assert refused.value.reason == "conflict"
     commands = [h["command"] for h in json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"]]
     assert commands == ["same", "other"]
@@ -182,9 +182,9 @@ def test_deleting_one_of_three_twins_changes_the_others_ids(workspace: Workspace
         workspace.user_settings, {"hooks": {"Stop": [{"hooks": [hook("x"), hook("x"), hook("x")]}]}}
     )
     service = _service(workspace)
-    before = [h.id for h in service.list_hooks().hooks]
+    before = [h.handler.id for h in service.list_hooks().hooks]
     service.delete(before[2])
-    after = [h.id for h in service.list_hooks().hooks]
+    after = [h.handler.id for h in service.list_hooks().hooks]
     assert len(after) == 2
     assert not set(after) & set(before)
 
@@ -202,7 +202,7 @@ def test_a_delete_keeps_the_byte_order_mark_and_the_encoding(
     settings.parent.mkdir(parents=True)
     settings.write_bytes(bom + text.encode(encoding))
     service = _service(workspace)
-    service.delete(next(h.id for h in service.list_hooks().hooks if h.command == "a"))
+    service.delete(next(h.handler.id for h in service.list_hooks().hooks if h.handler.command == "a"))
     data = settings.read_bytes()
     assert data.startswith(bom)
     assert json.loads(data[len(bom) :].decode(encoding))["hooks"]["Stop"][0]["hooks"] == [hook("b")]
@@ -221,5 +221,5 @@ def test_the_next_edit_removes_temp_files_a_crash_left_and_nothing_else(
     for name in STRAYS + KEPT:
         (settings.parent / name).write_text("{}")
     service = _service(workspace)
-    service.delete(service.list_hooks().hooks[0].id)
+    service.delete(service.list_hooks().hooks[0].handler.id)
     assert sorted(p.name for p in settings.parent.iterdir()) == sorted([*KEPT, "settings.json"])
