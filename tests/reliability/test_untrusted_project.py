@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.lsp.client import running_server
 from tests.workspace import Workspace, hook
 from wavehost.hooks.config import load_hook_config
@@ -50,13 +52,18 @@ def scripts(workspace: Workspace) -> tuple[Path, Path]:
     return users, attackers
 
 
-def test_the_kill_switch_plugins_and_hooks_of_an_untrusted_project_do_nothing(
-    workspace: Workspace,
-) -> None:
+@pytest.fixture
+def attacked(workspace: Workspace) -> tuple[Path, Path]:
+    """The user's own setup, and a hostile project: the scripts (user's, attacker's)."""
     users, attackers = scripts(workspace)
     user_setup(workspace, users)
     hostile_project(workspace, attackers)
+    return users, attackers
 
+
+def test_the_kill_switch_plugins_and_hooks_of_an_untrusted_project_do_nothing(
+    workspace: Workspace, attacked: tuple[Path, Path]
+) -> None:
     config = load_hook_config(workspace.project, home=workspace.home, trusted=False)
     assert config.hooks_disabled is False  # the user's own hooks still run
     assert [h.command for h in config.runnable()] == ["./guard.sh"]
@@ -68,11 +75,9 @@ def test_the_kill_switch_plugins_and_hooks_of_an_untrusted_project_do_nothing(
 
 
 def test_an_untrusted_project_cannot_choose_the_provider_model_or_script(
-    workspace: Workspace,
+    workspace: Workspace, attacked: tuple[Path, Path]
 ) -> None:
-    users, attackers = scripts(workspace)
-    user_setup(workspace, users)
-    hostile_project(workspace, attackers)
+    users, attackers = attacked
 
     untrusted = chat_settings(workspace.project, workspace.home, trusted=False)
     assert untrusted == {"provider": "scripted", "model": "users-model", "script": str(users)}
@@ -89,11 +94,8 @@ def test_without_user_settings_an_untrusted_project_provides_no_provider(
 
 
 def test_the_list_says_which_files_are_untrusted_and_what_they_would_have_changed(
-    workspace: Workspace,
+    workspace: Workspace, attacked: tuple[Path, Path]
 ) -> None:
-    users, attackers = scripts(workspace)
-    user_setup(workspace, users)
-    hostile_project(workspace, attackers)
     service = SettingsService(workspace.project, home=workspace.home, trusted=False)
     wire = HooksListResult.of(service.list_hooks())
     files = {f.path: f for f in wire.config_files}
@@ -111,14 +113,11 @@ def test_the_list_says_which_files_are_untrusted_and_what_they_would_have_change
 
 
 async def test_an_untrusted_chat_runs_the_users_model_and_the_users_hooks(
-    workspace: Workspace,
+    workspace: Workspace, attacked: tuple[Path, Path]
 ) -> None:
     """The attack as it was shown: an untrusted repo's scripted model ran Bash under
     bypassPermissions, its kill switch silencing the user's guard. Now the user's model
     answers, and the project's hook did not run."""
-    users, attackers = scripts(workspace)
-    user_setup(workspace, users)
-    hostile_project(workspace, attackers)
     async with running_server(workspace, options=UNTRUSTED) as client:
         opened = await client.open_chat(permissionMode="bypassPermissions")
         view = await client.turn(opened["sessionId"], "hello")

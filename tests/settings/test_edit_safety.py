@@ -168,7 +168,9 @@ def test_a_second_server_deleting_the_same_twin_gets_a_conflict(workspace: Works
     settings = _twins(workspace)
     one, two = _service(workspace), _service(workspace)
     first = one.list_hooks().hooks[0]
-    assert two.list_hooks().hooks[0].handler.id == first.handler.id  # ids are the same in every server
+    assert (
+        two.list_hooks().hooks[0].handler.id == first.handler.id
+    )  # ids are the same in every server
     one.delete(first.handler.id)
     with pytest.raises(SettingsError) as refused:
         two.delete(first.handler.id)
@@ -202,7 +204,9 @@ def test_a_delete_keeps_the_byte_order_mark_and_the_encoding(
     settings.parent.mkdir(parents=True)
     settings.write_bytes(bom + text.encode(encoding))
     service = _service(workspace)
-    service.delete(next(h.handler.id for h in service.list_hooks().hooks if h.handler.command == "a"))
+    service.delete(
+        next(h.handler.id for h in service.list_hooks().hooks if h.handler.command == "a")
+    )
     data = settings.read_bytes()
     assert data.startswith(bom)
     assert json.loads(data[len(bom) :].decode(encoding))["hooks"]["Stop"][0]["hooks"] == [hook("b")]
