@@ -18,6 +18,8 @@ import dev.wavehost.jetbrains.core.web.Bridge
 import dev.wavehost.jetbrains.core.web.PageResources
 import dev.wavehost.jetbrains.core.web.WebviewAssets
 import org.cef.CefClient
+import org.cef.CefSettings
+import org.cef.handler.CefDisplayHandlerAdapter
 import org.cef.browser.CefBrowser
 import org.cef.browser.CefFrame
 import org.cef.browser.CefMessageRouter
@@ -28,6 +30,7 @@ import java.awt.Dimension
 import java.awt.Rectangle
 import java.awt.Robot
 import java.awt.event.InputEvent
+import java.awt.event.KeyEvent
 import java.awt.image.BufferedImage
 import java.io.File
 import java.nio.file.Files
@@ -89,6 +92,9 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
         log,
     )
     val events = CopyOnWriteArrayList<HostEvent>()
+
+    /** Errors the pages logged (a CSP violation shows up here). */
+    val consoleErrors = CopyOnWriteArrayList<String>()
     private val seq = AtomicLong()
     private val browsers = CopyOnWriteArrayList<PreviewBrowser>()
     private val probes = ConcurrentHashMap<Long, CompletableFuture<JsonElement>>()
@@ -155,6 +161,14 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
         probe.addHandler(ProbeHandler(), true)
         client.addMessageRouter(router)
         client.addMessageRouter(probe)
+        client.addDisplayHandler(object : CefDisplayHandlerAdapter() {
+            override fun onConsoleMessage(browser: CefBrowser?, level: CefSettings.LogSeverity, message: String, source: String?, line: Int): Boolean {
+                if (level == CefSettings.LogSeverity.LOGSEVERITY_ERROR || level == CefSettings.LogSeverity.LOGSEVERITY_FATAL) {
+                    consoleErrors.add("$message ($source:$line)")
+                }
+                return false
+            }
+        })
         onEdt {
             browser = client.createBrowser(PageResources.pageUrl(), false, false)
         }
@@ -265,10 +279,13 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
     }
 
     /** A real mouse click (java.awt.Robot) in the middle of the element [selector] finds. */
-    fun click(target: PreviewBrowser, selector: String) {
-        val rect = waitFor(target, "(() => { const e = deep(${Gson().toJson(selector)}); if (!e) return null; " +
+    fun click(target: PreviewBrowser, selector: String) = clickElement(target, "deep(${Gson().toJson(selector)})", selector)
+
+    /** A real mouse click in the middle of the element [element] (a JavaScript expression) evaluates to. */
+    fun clickElement(target: PreviewBrowser, element: String, what: String = element) {
+        val rect = waitFor(target, "(() => { const e = $element; if (!e) return null; " +
             "e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); " +
-            "return r.width > 0 ? {x: r.x + r.width / 2, y: r.y + r.height / 2} : null; })()", what = "a visible $selector").asJsonObject
+            "return r.width > 0 ? {x: r.x + r.width / 2, y: r.y + r.height / 2} : null; })()", what = "a visible $what").asJsonObject
         val origin = onEdtValue { target.browser.uiComponent.locationOnScreen }
         val robot = Robot()
         robot.mouseMove(origin.x + rect["x"].asDouble.toInt(), origin.y + rect["y"].asDouble.toInt())
@@ -276,6 +293,29 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
         robot.mousePress(InputEvent.BUTTON1_DOWN_MASK)
         robot.delay(30)
         robot.mouseRelease(InputEvent.BUTTON1_DOWN_MASK)
+        robot.waitForIdle()
+    }
+
+    /** Real key presses (java.awt.Robot) for [text] (letters, digits, space, basic punctuation), into the focused element. */
+    fun type(text: String) {
+        val robot = Robot()
+        for (ch in text) {
+            val code = KeyEvent.getExtendedKeyCodeForChar(ch.code)
+            require(code != KeyEvent.VK_UNDEFINED) { "cannot type $ch" }
+            val shift = ch.isUpperCase()
+            if (shift) robot.keyPress(KeyEvent.VK_SHIFT)
+            robot.keyPress(code)
+            robot.keyRelease(code)
+            if (shift) robot.keyRelease(KeyEvent.VK_SHIFT)
+            robot.delay(15)
+        }
+        robot.waitForIdle()
+    }
+
+    fun pressEnter() {
+        val robot = Robot()
+        robot.keyPress(KeyEvent.VK_ENTER)
+        robot.keyRelease(KeyEvent.VK_ENTER)
         robot.waitForIdle()
     }
 
