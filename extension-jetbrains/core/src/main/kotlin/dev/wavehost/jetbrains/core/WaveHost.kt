@@ -95,10 +95,10 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
      * Workspace trust changed. The server learns trust at `initialize`, so it is restarted with the
      * new value (pages reload and re-attach).
      */
-    fun setTrusted(value: Boolean) {
-        if (value == trusted) return
+    fun setTrusted(value: Boolean): CompletableFuture<Unit> {
+        if (value == trusted) return CompletableFuture.completedFuture(Unit)
         trusted = value
-        restart()
+        return restart()
     }
 
     /** "Wave: Restart Host": stop the server, start a fresh one, reload the pages. */
