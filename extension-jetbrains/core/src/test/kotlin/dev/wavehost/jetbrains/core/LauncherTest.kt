@@ -119,3 +119,27 @@ class LauncherTest {
         assertEquals(1, backoff.failuresAfter(4, Duration.ofMinutes(5)))
     }
 }
+
+class SettingsSchemaTest {
+    @TempDir
+    lateinit var tmp: Path
+
+    @Test
+    fun `the schema applies to the wave settings files only`() {
+        assertEquals(true, dev.wavehost.jetbrains.core.launcher.SettingsSchema.applies("/p/.wave/settings.json"))
+        assertEquals(true, dev.wavehost.jetbrains.core.launcher.SettingsSchema.applies("C:\\p\\.wave\\settings.local.json"))
+        assertEquals(false, dev.wavehost.jetbrains.core.launcher.SettingsSchema.applies("/p/.wave/hooks/settings.json.bak"))
+        assertEquals(false, dev.wavehost.jetbrains.core.launcher.SettingsSchema.applies("/p/settings.json"))
+    }
+
+    @Test
+    fun `the schema comes from the interpreter that runs the server, or not at all`() {
+        val python = tmp.resolve("python3")
+        Files.writeString(python, "#!/bin/sh\n[ \"$1 $2 $3\" = \"-m wavehost settings-schema\" ] && echo '{\"type\": \"object\"}' && exit 0\nexit 2\n")
+        python.toFile().setExecutable(true)
+        val config = LaunchConfig(tmp, interpreterSetting = python.toString())
+        assertEquals("{\"type\": \"object\"}\n", dev.wavehost.jetbrains.core.launcher.SettingsSchema.fetch(config))
+        Files.writeString(python, "#!/bin/sh\necho 'usage: wavehost' >&2\nexit 2\n")
+        assertNull(dev.wavehost.jetbrains.core.launcher.SettingsSchema.fetch(config))
+    }
+}
