@@ -40,9 +40,17 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def carries_session(definitions: dict[str, Any], params_ref: dict[str, str]) -> bool:
-    name = params_ref["$ref"].rsplit("/", 1)[-1]
+def carries_session(definitions: dict[str, Any], method: dict[str, Any]) -> bool:
+    """The table says so (`session`: opens / scoped / closes), else its params have a sessionId."""
+    if "session" in method:
+        return method["session"] is not None
+    name = method["params"]["$ref"].rsplit("/", 1)[-1]
     return "sessionId" in definitions[name].get("properties", {})
+
+
+def constant(name: str, entry: dict[str, Any]) -> str:
+    given = entry.get("constant")
+    return str(given) if given else constant_name(name)
 
 
 def generate(table: dict[str, Any]) -> str:
@@ -58,17 +66,24 @@ def generate(table: dict[str, Any]) -> str:
         "/** Every wavehost method: the only place their names are written. */",
         "object ProtocolTable {",
     ]
-    for name in methods:
-        lines.append(f'    const val {constant_name(name)} = "{name}"')
+    for name, method in methods.items():
+        lines.append(f'    const val {constant(name, method)} = "{name}"')
     lines += ["", "    val METHODS: List<ProtocolMethod> = listOf("]
     for name, method in methods.items():
-        session = "true" if carries_session(definitions, method["params"]) else "false"
+        session = "true" if carries_session(definitions, method) else "false"
         lines.append(
-            f"        ProtocolMethod({constant_name(name)}, "
+            f"        ProtocolMethod({constant(name, method)}, "
             f"Direction.{direction[method['direction']]}, Kind.{kind[method['kind']]}, "
             f"sessionScoped = {session}),"
         )
     lines += ["    )", "}", ""]
+    lines += ['/** The shell-local commands of the envelope (`{kind: "shell", command, args}`). */']
+    lines += ["object ShellCommands {"]
+    for name, command in table.get("shellCommands", {}).items():
+        about = str(command.get("description", "")).replace("*/", "* /")
+        lines.append(f"    /** {command['direction']}: {about} */")
+        lines.append(f'    const val {constant(name, command)} = "{name}"')
+    lines += ["}", ""]
     return "\n".join(lines)
 
 

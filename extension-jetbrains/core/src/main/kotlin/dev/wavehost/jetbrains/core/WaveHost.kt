@@ -9,6 +9,7 @@ import dev.wavehost.jetbrains.core.launcher.ServerLauncher
 import dev.wavehost.jetbrains.core.lsp.ServerCallbacks
 import dev.wavehost.jetbrains.core.lsp.ServerConnection
 import dev.wavehost.jetbrains.core.lsp.SessionOptions
+import dev.wavehost.jetbrains.core.protocol.ProtocolTable
 import dev.wavehost.jetbrains.core.relay.PageHandle
 import dev.wavehost.jetbrains.core.relay.PageLink
 import dev.wavehost.jetbrains.core.relay.Relay
@@ -91,14 +92,14 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
         relay.executeInPages(ThemeMapping.applyScript(newTheme))
     }
 
-    /**
-     * Workspace trust changed. The server learns trust at `initialize`, so it is restarted with the
-     * new value (pages reload and re-attach).
-     */
+    /** Workspace trust changed: the server is told (and a restarted one learns it at `initialize`). */
     fun setTrusted(value: Boolean): CompletableFuture<Unit> {
         if (value == trusted) return CompletableFuture.completedFuture(Unit)
         trusted = value
-        return restart()
+        return CompletableFuture.supplyAsync({ connection }, lifecycle).thenCompose { conn ->
+            val params = com.google.gson.JsonObject().apply { addProperty("trusted", value) }
+            conn?.request(ProtocolTable.WORKSPACE_SET_TRUSTED, params)?.thenApply { } ?: CompletableFuture.completedFuture(Unit)
+        }
     }
 
     /** "Wave: Restart Host": stop the server, start a fresh one, reload the pages. */

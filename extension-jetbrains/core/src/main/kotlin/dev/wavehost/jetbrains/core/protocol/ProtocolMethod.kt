@@ -19,8 +19,11 @@ object Protocol {
 
     fun method(name: String): ProtocolMethod? = byName[name]
 
-    /** Requests a page may send (relayed to the server); anything else is refused. */
-    fun isPageRequest(name: String): Boolean =
+    /**
+     * Requests a page may send (relayed to the server); anything else is refused. Workspace trust
+     * is the IDE's to say, never the page's: the shell sends it itself.
+     */
+    fun isPageRequest(name: String): Boolean = name != ProtocolTable.WORKSPACE_SET_TRUSTED &&
         byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.REQUEST } == true
 
     fun isPageNotification(name: String): Boolean =

@@ -6,27 +6,51 @@ package dev.wavehost.jetbrains.core.protocol
 object ProtocolTable {
     const val HOOKS_LIST = "wave/hooks/list"
     const val HOOKS_DELETE = "wave/hooks/delete"
-    const val OPEN_CONFIG_FILE = "wave/openConfigFile"
     const val HOOKS_PREFILL = "wave/hooks/prefill"
+    const val OPEN_CONFIG_FILE = "wave/openConfigFile"
+    const val WORKSPACE_SET_TRUSTED = "wave/workspace/setTrusted"
     const val HOOKS_CHANGED = "wave/hooks/changed"
     const val CHAT_OPEN = "wave/chat/open"
     const val CHAT_SEND = "wave/chat/send"
     const val CHAT_CANCEL = "wave/chat/cancel"
     const val CHAT_COMPACT = "wave/chat/compact"
+    const val CHAT_CLOSE = "wave/chat/close"
     const val CHAT_UPDATED = "wave/chat/updated"
     const val CHAT_REQUEST_PERMISSION = "wave/chat/requestPermission"
 
     val METHODS: List<ProtocolMethod> = listOf(
         ProtocolMethod(HOOKS_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
         ProtocolMethod(HOOKS_DELETE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(OPEN_CONFIG_FILE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
         ProtocolMethod(HOOKS_PREFILL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
+        ProtocolMethod(OPEN_CONFIG_FILE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
+        ProtocolMethod(WORKSPACE_SET_TRUSTED, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
         ProtocolMethod(HOOKS_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = false),
         ProtocolMethod(CHAT_OPEN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
         ProtocolMethod(CHAT_SEND, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
         ProtocolMethod(CHAT_CANCEL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
         ProtocolMethod(CHAT_COMPACT, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
+        ProtocolMethod(CHAT_CLOSE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
         ProtocolMethod(CHAT_UPDATED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = true),
         ProtocolMethod(CHAT_REQUEST_PERMISSION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true),
     )
+}
+
+/** The shell-local commands of the envelope (`{kind: "shell", command, args}`). */
+object ShellCommands {
+    /** pageToShell: The page listens now (a shell holds back what it has for the page until then). */
+    const val READY = "ready"
+    /** pageToShell: Close the settings page (it may be destroyed: the page sends nothing after this). */
+    const val CLOSE_SETTINGS = "closeSettings"
+    /** pageToShell: Show the chat panel, its input prefilled with `prefill` when given. */
+    const val OPEN_CHAT = "openChat"
+    /** pageToShell: Show the settings page. */
+    const val OPEN_SETTINGS = "openSettings"
+    /** shellToPage: Switch the page to a view (a shell that has one page for both views). */
+    const val SHOW_VIEW = "showView"
+    /** shellToPage: Put text in the chat input (editable; sent as a normal user message). */
+    const val PREFILL = "prefill"
+    /** shellToPage: Show a file read-only beside the view (browser mode's window/showDocument). */
+    const val SHOW_FILE = "showFile"
+    /** shellToPage: The IDE's language changed: render in this locale from now on. */
+    const val SET_LOCALE = "setLocale"
 }

@@ -4,6 +4,7 @@ import com.google.gson.JsonElement
 import com.google.gson.JsonObject
 import com.google.gson.JsonPrimitive
 import dev.wavehost.jetbrains.core.protocol.Protocol
+import dev.wavehost.jetbrains.core.protocol.ShellCommands
 import dev.wavehost.jetbrains.core.web.Bridge
 import org.eclipse.lsp4j.jsonrpc.ResponseErrorException
 import org.eclipse.lsp4j.jsonrpc.json.MessageJsonHandler
