@@ -4,6 +4,7 @@ import com.google.gson.JsonObject
 import dev.wavehost.jetbrains.core.launcher.Backoff
 import dev.wavehost.jetbrains.core.launcher.LaunchConfig
 import dev.wavehost.jetbrains.core.protocol.ProtocolTable
+import dev.wavehost.jetbrains.core.protocol.ShellCommands
 import dev.wavehost.jetbrains.core.relay.PageHandle
 import dev.wavehost.jetbrains.core.relay.View
 import dev.wavehost.jetbrains.core.web.Bridge
@@ -59,7 +60,7 @@ class HostIntegrationTest {
     private fun page(h: WaveHost, view: View): Pair<PageHandle, FakePage> {
         val link = FakePage()
         val handle = h.openPage(view, link, Bridge.cefQueryPost()).handle
-        handle.receive("""{"kind":"shell","command":"ready","args":{}}""")
+        handle.receive("""{"kind":"shell","command":"${ShellCommands.READY}","args":{}}""")
         return handle to link
     }
 

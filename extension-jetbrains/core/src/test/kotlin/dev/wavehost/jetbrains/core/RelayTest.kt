@@ -4,6 +4,7 @@ import com.google.gson.JsonElement
 import com.google.gson.JsonObject
 import com.google.gson.JsonParser
 import dev.wavehost.jetbrains.core.protocol.ProtocolTable
+import dev.wavehost.jetbrains.core.protocol.ShellCommands
 import dev.wavehost.jetbrains.core.relay.PageHandle
 import dev.wavehost.jetbrains.core.relay.PageLink
 import dev.wavehost.jetbrains.core.relay.Relay
@@ -44,7 +45,7 @@ class RelayTest {
     private fun page(view: View = View.SETTINGS, ready: Boolean = true): Pair<PageHandle, FakePage> {
         val link = FakePage()
         val handle = relay.attach(view, link)
-        if (ready) handle.receive("""{"kind":"shell","command":"ready","args":{"view":"${view.id}"}}""")
+        if (ready) handle.receive("""{"kind":"shell","command":"${ShellCommands.READY}","args":{"view":"${view.id}"}}""")
         settle()
         return handle to link
     }
@@ -106,7 +107,7 @@ class RelayTest {
         server.answer(0, JsonObject())
         settle()
         assertEquals(0, link.scripts.size)
-        page.receive("""{"kind":"shell","command":"ready","args":{}}""")
+        page.receive("""{"kind":"shell","command":"${ShellCommands.READY}","args":{}}""")
         settle()
         assertEquals(listOf("notification", "response"), link.envelopes().map { it["kind"].asString })
     }
@@ -115,8 +116,8 @@ class RelayTest {
     fun `closeSettings closes the tab only after what the page sent next (openChat) was handled`() {
         relay.serverUp(server)
         val (settings, _) = page(View.SETTINGS)
-        settings.receive("""{"kind":"shell","command":"closeSettings","args":{}}""")
-        settings.receive("""{"kind":"shell","command":"openChat","args":{"prefill":"帮我编辑钩子"}}""")
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.CLOSE_SETTINGS}","args":{}}""")
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_CHAT}","args":{"prefill":"帮我编辑钩子"}}""")
         settle()
         assertEquals(listOf("openChat"), actions.calls)
         Thread.sleep(Relay.CLOSE_GRACE_MILLIS + 200)
@@ -127,11 +128,11 @@ class RelayTest {
     @Test
     fun `the prefill waits for the chat page to be ready`() {
         val (settings, _) = page(View.SETTINGS)
-        settings.receive("""{"kind":"shell","command":"openChat","args":{"prefill":"hello"}}""")
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_CHAT}","args":{"prefill":"hello"}}""")
         settle()
         val (handle, chat) = page(View.CHAT, ready = false)
         assertEquals(0, chat.scripts.size)
-        handle.receive("""{"kind":"shell","command":"ready","args":{}}""")
+        handle.receive("""{"kind":"shell","command":"${ShellCommands.READY}","args":{}}""")
         settle()
         val prefill = chat.envelopes().single()
         assertEquals("prefill", prefill["command"].asString)
