@@ -1,9 +1,9 @@
 package dev.wavehost.jetbrains.preview
 
-import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import java.io.File
 import java.nio.file.Files
 
@@ -12,14 +12,10 @@ import java.nio.file.Files
  * from a file) through a real `wavehost serve`, real hook processes, real key presses and clicks.
  */
 class ChatToolWindowTest {
-    private val ws = Workspace()
-    private var shell: PreviewShell? = null
-
-    @AfterEach
-    fun tearDown() {
-        shell?.close()
-        ws.close()
-    }
+    @JvmField
+    @RegisterExtension
+    val preview = PreviewFixture()
+    private val ws = preview.ws
 
     @Test
     fun `a chat turn fires a blocking PreToolUse hook and shows it, and the permission question reaches the chat page`() {
@@ -30,7 +26,7 @@ class ChatToolWindowTest {
             {"text": "先清理 **build** 目录。", "tool_calls": [{"name": "Bash", "input": {"command": "rm -rf build"}}]},
             {"text": "钩子拦下了。我把计划写下来。", "tool_calls": [{"name": "Write", "input": {"file_path": "PLAN.md", "content": "# Plan\n"}}]},
             {"text": "完成：PLAN.md 已写好。"}]}""")
-        val s = shell(ws, env = mapOf("WAVE_PROVIDER" to "scripted", "WAVE_SCRIPT" to script.toString())).also { shell = it }
+        val s = preview.start(env = mapOf("WAVE_PROVIDER" to "scripted", "WAVE_SCRIPT" to script.toString()))
         val chat = s.openChatWindow()
         Rendered.chat(s, chat)
 

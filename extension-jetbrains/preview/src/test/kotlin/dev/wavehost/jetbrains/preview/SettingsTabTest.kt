@@ -2,10 +2,11 @@ package dev.wavehost.jetbrains.preview
 
 import com.google.gson.JsonParser
 import dev.wavehost.jetbrains.core.relay.View
-import org.junit.jupiter.api.AfterEach
+import dev.wavehost.jetbrains.core.theme.IdeTheme
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import java.io.File
 import java.nio.file.Files
 
@@ -14,14 +15,10 @@ import java.nio.file.Files
  * real `wavehost serve` on real files, and the page is driven with real mouse clicks (Robot).
  */
 class SettingsTabTest {
-    private val ws = Workspace()
-    private var shell: PreviewShell? = null
-
-    @AfterEach
-    fun tearDown() {
-        shell?.close()
-        ws.close()
-    }
+    @JvmField
+    @RegisterExtension
+    val preview = PreviewFixture()
+    private val ws = preview.ws
 
     /** User: 1 hook (+ plugin fmt enabled); project: 3 hooks; plugin fmt: 1 hook. */
     private fun standardWorkspace() {
@@ -36,8 +33,9 @@ class SettingsTabTest {
             {"type": "command", "command": "prettier --write"}]}]}}""")
     }
 
-    private fun open(): Pair<PreviewShell, PreviewBrowser> {
-        val s = shell(ws).also { shell = it }
+    /** The preview with a settings tab whose hooks list has rendered. */
+    private fun open(theme: IdeTheme = Themes.light()): Pair<PreviewShell, PreviewBrowser> {
+        val s = preview.start(theme)
         val page = s.openSettingsTab()
         Rendered.settings(s, page)
         return s to page
@@ -132,9 +130,7 @@ class SettingsTabTest {
     @Test
     fun `a dark colour table turns the page dark, and a theme change is pushed to the open page`() {
         standardWorkspace()
-        val s = shell(ws, Themes.dark()).also { shell = it }
-        val page = s.openSettingsTab()
-        Rendered.settings(s, page)
+        val (s, page) = open(Themes.dark())
         assertEquals("rgb(43, 43, 43)", text(s, page, "getComputedStyle(document.body).backgroundColor"))
         assertEquals("dark", text(s, page, "document.documentElement.dataset.theme"))
         val dark = s.screenshot(File(SCREENSHOTS, "jcef-settings-dark.png"))

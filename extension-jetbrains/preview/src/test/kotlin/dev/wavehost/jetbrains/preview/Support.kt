@@ -4,6 +4,8 @@ import com.google.gson.GsonBuilder
 import com.google.gson.JsonElement
 import com.google.gson.JsonParser
 import dev.wavehost.jetbrains.core.theme.IdeTheme
+import org.junit.jupiter.api.extension.AfterEachCallback
+import org.junit.jupiter.api.extension.ExtensionContext
 import java.io.File
 import java.nio.file.Files
 import java.nio.file.Path
@@ -37,17 +39,37 @@ class Workspace : AutoCloseable {
     }
 }
 
-fun shell(ws: Workspace, theme: IdeTheme = Themes.light(), env: Map<String, String> = emptyMap(), locale: String = "zh-CN"): PreviewShell =
-    PreviewShell(
-        PreviewOptions(
-            project = ws.project,
-            webview = WEBVIEW,
-            locale = locale,
-            theme = theme,
-            python = PYTHON.toString(),
-            env = mapOf("HOME" to ws.home.toString()) + env,
-        ),
-    ).start()
+/**
+ * What every JCEF test has: a [Workspace] and the preview shell on it, both closed after the test.
+ * Register it with `@JvmField @RegisterExtension val preview = PreviewFixture()`.
+ */
+class PreviewFixture : AfterEachCallback {
+    val ws = Workspace()
+    private var shell: PreviewShell? = null
+
+    /** Starts the preview (one per test) on [ws]: `wavehost serve` is running when it returns. */
+    fun start(theme: IdeTheme = Themes.light(), env: Map<String, String> = emptyMap(), locale: String = "zh-CN"): PreviewShell {
+        check(shell == null) { "one preview per test" }
+        return PreviewShell(
+            PreviewOptions(
+                project = ws.project,
+                webview = WEBVIEW,
+                locale = locale,
+                theme = theme,
+                python = PYTHON.toString(),
+                env = mapOf("HOME" to ws.home.toString()) + env,
+            ),
+        ).start().also { shell = it }
+    }
+
+    override fun afterEach(context: ExtensionContext) {
+        try {
+            shell?.close()
+        } finally {
+            ws.close()
+        }
+    }
+}
 
 /** The JavaScript string literal of [text]. */
 fun js(text: String): String = com.google.gson.Gson().toJson(text)
