@@ -7,11 +7,12 @@ import java.util.concurrent.CountDownLatch
 import kotlin.system.exitProcess
 
 private const val USAGE = """usage: jetbrains-preview --project DIR [--dark] [--chat] [--screenshot FILE]
-                         [--locale L] [--python PYTHON] [--webview DIST]
+                         [--locale L] [--home DIR] [--bench N] [--python PYTHON] [--webview DIST]
 
 Opens the settings page (with --chat also the chat) for DIR in a JCEF window, relaying to a real
 `wavehost serve`, as the JetBrains plugin does. With --screenshot it waits until the page has
-rendered, writes the PNG and exits."""
+rendered, writes the PNG and exits. --home gives the server another home (user settings,
+plugins). --bench N opens the settings tab N times, prints the timings and memory as JSON, exits."""
 
 private class Args(argv: Array<String>) {
     var project: Path? = null
@@ -21,6 +22,8 @@ private class Args(argv: Array<String>) {
     var locale = "zh-CN"
     var python: String? = null
     var webview: Path? = null
+    var home: Path? = null
+    var bench: Int? = null
 
     init {
         val it = argv.iterator()
@@ -34,6 +37,8 @@ private class Args(argv: Array<String>) {
                 "--locale" -> locale = value(arg)
                 "--python" -> python = value(arg)
                 "--webview" -> webview = Path.of(value(arg))
+                "--home" -> home = Path.of(value(arg))
+                "--bench" -> bench = value(arg).toIntOrNull()?.takeIf { n -> n > 0 } ?: fail("--bench needs a positive number")
                 "-h", "--help" -> { println(USAGE); exitProcess(0) }
                 else -> fail("unknown argument: $arg")
             }
@@ -59,10 +64,23 @@ fun main(argv: Array<String>) {
                 locale = args.locale,
                 theme = if (args.dark) Themes.dark() else Themes.light(),
                 python = args.python,
+                env = args.home?.let { mapOf("HOME" to it.toAbsolutePath().toString()) }.orEmpty(),
             ),
         ).start()
     } catch (e: IllegalArgumentException) {
         fail(e.message ?: e.toString())
+    }
+    args.bench?.let { runs ->
+        val status = try {
+            println(Bench.run(shell, runs))
+            System.out.flush()
+            0
+        } catch (e: Throwable) {
+            System.err.println("jetbrains-preview: the bench failed: ${e.message}")
+            1
+        }
+        shell.close()
+        Runtime.getRuntime().halt(status)
     }
     val settings = shell.openSettingsTab()
     val chat = if (args.chat) shell.openChatWindow() else null
@@ -83,6 +101,7 @@ fun main(argv: Array<String>) {
         chat?.let { Rendered.chat(shell, it) }
         shell.screenshot(screenshot)
         println("wrote ${screenshot.absolutePath}")
+        System.out.flush()
         0
     } catch (e: Throwable) {
         System.err.println("jetbrains-preview: the page did not render: ${e.message}")

@@ -20,6 +20,7 @@ import dev.wavehost.jetbrains.core.web.WebviewAssets
 import org.cef.CefClient
 import org.cef.CefSettings
 import org.cef.handler.CefDisplayHandlerAdapter
+import org.cef.handler.CefLoadHandlerAdapter
 import org.cef.browser.CefBrowser
 import org.cef.browser.CefFrame
 import org.cef.browser.CefMessageRouter
@@ -64,8 +65,8 @@ data class PreviewOptions(
 /** What the "IDE" was asked to do, in order (the tests read it). */
 data class HostEvent(val seq: Long, val name: String, val detail: String)
 
-/** A page in a JCEF browser of the preview window. */
-class PreviewBrowser internal constructor(val view: View, val client: CefClient, val browser: CefBrowser, val page: OpenedPage)
+/** A page in a JCEF browser of the preview window ([view] and [page] are null for a blank tab). */
+class PreviewBrowser internal constructor(val view: View?, val client: CefClient, val browser: CefBrowser, val page: OpenedPage?, internal val loaded: CompletableFuture<Unit>)
 
 /**
  * The standalone preview: a window that plays the IDE around the core — the settings page as an
@@ -151,16 +152,44 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
         return opened
     }
 
+    /** A tab with an empty page and no wavehost in it: what a JCEF browser costs by itself (the bench's baseline). */
+    fun openBlankTab(): PreviewBrowser {
+        val client = app.createClient()
+        client.addMessageRouter(probeRouter())
+        val loaded = loadedFuture(client)
+        lateinit var browser: CefBrowser
+        onEdt {
+            browser = client.createBrowser(BLANK_PAGE, false, false)
+            editors.addTab("Blank", browser.uiComponent)
+            editors.selectedIndex = editors.tabCount - 1
+            frame.validate()
+        }
+        return PreviewBrowser(null, client, browser, null, loaded).also { browsers.add(it) }
+    }
+
+    /** Completes when the browser's page has loaded for the first time (a script sent earlier could be lost). */
+    private fun loadedFuture(client: CefClient): CompletableFuture<Unit> {
+        val loaded = CompletableFuture<Unit>()
+        client.addLoadHandler(object : CefLoadHandlerAdapter() {
+            override fun onLoadEnd(browser: CefBrowser?, frame: CefFrame?, httpStatusCode: Int) {
+                if (frame?.isMain == true) loaded.complete(Unit)
+            }
+        })
+        return loaded
+    }
+
+    private fun probeRouter(): CefMessageRouter =
+        CefMessageRouter.create(CefMessageRouter.CefMessageRouterConfig(PROBE, "${PROBE}Cancel")).apply { addHandler(ProbeHandler(), true) }
+
     private fun newBrowser(view: View): PreviewBrowser {
         val client = app.createClient()
         val router = CefMessageRouter.create()
-        val probe = CefMessageRouter.create(CefMessageRouter.CefMessageRouterConfig(PROBE, "${PROBE}Cancel"))
         lateinit var opened: OpenedPage
         lateinit var browser: CefBrowser
         router.addHandler(CefQueryBridge { opened.handle }, true)
-        probe.addHandler(ProbeHandler(), true)
         client.addMessageRouter(router)
-        client.addMessageRouter(probe)
+        client.addMessageRouter(probeRouter())
+        val loaded = loadedFuture(client)
         client.addDisplayHandler(object : CefDisplayHandlerAdapter() {
             override fun onConsoleMessage(browser: CefBrowser?, level: CefSettings.LogSeverity, message: String, source: String?, line: Int): Boolean {
                 if (level == CefSettings.LogSeverity.LOGSEVERITY_ERROR || level == CefSettings.LogSeverity.LOGSEVERITY_FATAL) {
@@ -174,7 +203,7 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
         }
         opened = host.openPage(view, CefPageLink(browser), Bridge.cefQueryPost())
         client.addRequestHandler(WaveRequestHandler(opened.resources) { url -> record("openExternal", url) })
-        val result = PreviewBrowser(view, client, browser, opened)
+        val result = PreviewBrowser(view, client, browser, opened, loaded)
         browsers.add(result)
         return result
     }
@@ -205,15 +234,25 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
 
     override fun closeSettings(page: PageHandle) {
         record("closeSettings", page.toString())
-        val closing = browsers.firstOrNull { it.page.handle === page } ?: return
-        browsers.remove(closing)
+        browsers.firstOrNull { it.page?.handle === page }?.let(::closeTab)
+    }
+
+    /** Closes an editor tab and its browser (what closing the settings tab does). */
+    fun closeTab(closing: PreviewBrowser) {
+        if (!browsers.remove(closing)) return
         onEdt {
             editors.remove(closing.browser.uiComponent)
             frame.validate()
         }
-        closing.page.handle.dispose()
-        closing.browser.close(true)
-        closing.client.dispose()
+        closing.page?.handle?.dispose()
+        closeBrowser(closing)
+    }
+
+    /** Without setCloseAllowed a windowed JCEF browser defers its close to the window: its renderer would live on. */
+    private fun closeBrowser(b: PreviewBrowser) {
+        b.browser.setCloseAllowed()
+        b.browser.close(true)
+        b.client.dispose()
     }
 
     override fun openSettings() {
@@ -237,6 +276,7 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
      * `deep(selector)` / `deepAll(selector)` find elements through shadow roots.
      */
     fun evaluate(target: PreviewBrowser, expression: String, timeoutSeconds: Long = 15): JsonElement {
+        target.loaded.get(timeoutSeconds, TimeUnit.SECONDS)
         val id = probeIds.incrementAndGet()
         val future = CompletableFuture<JsonElement>()
         probes[id] = future
@@ -263,7 +303,7 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
     }
 
     /** Polls [expression] until it is truthy; returns its last value. */
-    fun waitFor(target: PreviewBrowser, expression: String, timeoutSeconds: Long = 30, what: String = expression): JsonElement {
+    fun waitFor(target: PreviewBrowser, expression: String, timeoutSeconds: Long = 30, what: String = expression, pollMillis: Long = 100): JsonElement {
         val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds)
         var last: JsonElement? = null
         while (System.nanoTime() < deadline) {
@@ -273,7 +313,7 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
                 null
             }
             if (last != null && truthy(last)) return last
-            Thread.sleep(100)
+            Thread.sleep(pollMillis)
         }
         throw AssertionError("timed out after $timeoutSeconds s waiting for $what (last: $last)")
     }
@@ -330,9 +370,8 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
 
     override fun close() {
         for (b in browsers) {
-            b.page.handle.dispose()
-            b.browser.close(true)
-            b.client.dispose()
+            b.page?.handle?.dispose()
+            closeBrowser(b)
         }
         browsers.clear()
         host.dispose()
@@ -351,6 +390,7 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
 
     companion object {
         private const val PROBE = "wavePreviewProbe"
+        private const val BLANK_PAGE = "data:text/html,<!doctype html><title>blank</title><p>blank</p>"
 
         fun truthy(value: JsonElement): Boolean = when {
             value.isJsonNull -> false
