@@ -129,6 +129,29 @@ class HostIntegrationTest {
     }
 
     @Test
+    fun `trust changes both ways reach the running server, and its pages are told the hooks changed`() {
+        val h = start(project())
+        val (page, link) = page(h, View.SETTINGS)
+        fun trustedNow(id: String): Boolean {
+            page.receive("""{"kind":"request","id":"$id","method":"${ProtocolTable.HOOKS_LIST}","params":{}}""")
+            return await(link, "the list $id") { it["id"]?.asString == id }["result"].asJsonObject["trusted"].asBoolean
+        }
+        fun changedCount() = link.envelopes().count { it["kind"].asString == "notification" && it["method"].asString == ProtocolTable.HOOKS_CHANGED }
+        assertEquals(true, trustedNow("a"))
+        val pid = h.serverPid()
+
+        val before = changedCount()
+        h.setTrusted(false).get() // TrustedProjectsListener.onProjectUntrusted
+        waitUntil("hooks/changed after untrust") { changedCount() > before }
+        assertEquals(false, trustedNow("b"))
+        val between = changedCount()
+        h.setTrusted(true).get() // onProjectTrusted
+        waitUntil("hooks/changed after trust") { changedCount() > between }
+        assertEquals(true, trustedNow("c"))
+        assertEquals(pid, h.serverPid(), "told, never restarted")
+    }
+
+    @Test
     fun `a Python without wavehost - the restarts give up and the user is told in plain words`() {
         val python = tmp.resolve("py/python3")
         Files.createDirectories(python.parent)

@@ -42,9 +42,13 @@ class ThemeListener : LafManagerListener {
     }
 }
 
-/** Workspace trust changed: the server learns it again. */
+/** Workspace trust changed, either way (trusted, or back in safe mode): the running server is told. */
 class TrustListener : TrustedProjectsListener {
     override fun onProjectTrusted(project: Project) {
         WaveProjectService.of(project).host.setTrusted(true)
+    }
+
+    override fun onProjectUntrusted(project: Project) {
+        WaveProjectService.of(project).host.setTrusted(false)
     }
 }
