@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.session.fake_llm import FakeLLM, HttpError, Responder, serve
-from wavehost.session.loop import ChatSession, SessionConfig, open_session
+from wavehost.session.chat_session import ChatSession, SessionConfig, open_session
 from wavehost.session.messages import AssistantMessage, NoticeBlock, ToolBlock, UserMessage
 from wavehost.session.permissions import PermissionAsker
 from wavehost.session.providers import ProviderChoice, make_provider

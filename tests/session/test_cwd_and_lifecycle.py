@@ -21,9 +21,9 @@ from tests.session.conftest import (
 from tests.session.fake_llm import serve
 from wavehost.hooks.catalogue import Event
 from wavehost.session import transcript
-from wavehost.session.host import SessionHost
-from wavehost.session.loop import SessionConfig
+from wavehost.session.chat_session import SessionConfig
 from wavehost.session.providers import ProviderChoice, make_provider
+from wavehost.session.registry import SessionRegistry
 
 WHERE = 'printf "%s\\n%s\\n" "$(pwd)" "$WAVE_PROJECT_DIR" > {out}; cat > {out}.json'
 
@@ -146,9 +146,9 @@ async def test_programmatic_hooks_exist_only_when_given_and_run_before_file_hook
 
     stop = {"Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]}
     with_stop = await chat([], hooks={}, programmatic=stop)
-    assert with_stop.session.engine.has_hooks(Event.Stop)
+    assert with_stop.session.hooks.has(Event.Stop)
     without = await chat([], hooks={})
-    assert not without.session.engine.has_hooks(Event.Stop)
+    assert not without.session.hooks.has(Event.Stop)
 
 
 async def test_cancel_kills_the_running_tool_and_keeps_the_session_usable(
@@ -208,7 +208,7 @@ async def test_a_host_keeps_sessions_open_between_requests_and_closes_them(
     async with serve([turn("one"), turn("two")]) as llm, anyio.create_task_group() as group:
         chat.monkeypatch.setenv("ANTHROPIC_BASE_URL", llm.url)
         chat.monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-        host = SessionHost(group)
+        host = SessionRegistry(group)
         provider = make_provider(ProviderChoice("anthropic", "fake"))
         session = await host.open(SessionConfig(root=project, provider=provider))
         for prompt in ("first", "second"):

@@ -1,4 +1,4 @@
-"""The chat feature: the `wave/chat/*` methods, a thin layer over `SessionHost`.
+"""The chat feature: the `wave/chat/*` methods, a thin layer over `SessionRegistry`.
 
 Sessions live in one task group the feature owns for the server's lifetime; they use the
 workspace's project, trust and programmatic hooks (as they are when the session opens), and end
@@ -43,10 +43,10 @@ from wavehost.protocol.chat import (
     MessageRemove,
 )
 from wavehost.session import transcript
-from wavehost.session.host import SessionHost
-from wavehost.session.loop import ChatSession, SessionConfig
+from wavehost.session.chat_session import ChatSession, SessionConfig
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
+from wavehost.session.registry import SessionRegistry
 from wavehost.session.updates import (
     HooksRunning,
     MessageChanged,
@@ -124,7 +124,7 @@ class ChatFeature:
         self._options = options
         self._outboxes: dict[str, _Outbox] = {}
         self._always: dict[str, set[str]] = {}  # session id → tools the user always allows
-        self._sessions: SessionHost | None = None
+        self._sessions: SessionRegistry | None = None
         self._ready = asyncio.Event()
         self._stopping = asyncio.Event()
         self._holder: asyncio.Task[None] | None = None
@@ -141,12 +141,12 @@ class ChatFeature:
 
     async def _hold(self) -> None:
         async with anyio.create_task_group() as group:
-            self._sessions = SessionHost(group)
+            self._sessions = SessionRegistry(group)
             self._ready.set()
             await self._stopping.wait()
             await self._sessions.close_all()
 
-    async def _host(self) -> SessionHost:
+    async def _host(self) -> SessionRegistry:
         await self._ready.wait()
         assert self._sessions is not None
         return self._sessions
@@ -203,7 +203,7 @@ class ChatFeature:
             )
         )
 
-    async def _start(self, host: SessionHost, request: ChatOpenParams) -> ChatSession:
+    async def _start(self, host: SessionRegistry, request: ChatOpenParams) -> ChatSession:
         root = self._options.project_dir
         resume = request.session_id
         try:

@@ -59,6 +59,15 @@ class PermissionAnswer:
 PermissionAsker = Callable[[PermissionPrompt], Awaitable[PermissionAnswer]]
 
 
+@dataclass(frozen=True)
+class Permissions:
+    """One session's permission mode, and who can be asked (None: headless, nobody)."""
+
+    session_id: str
+    mode: PermissionMode
+    ask: PermissionAsker | None
+
+
 def refused_by_mode(tool: str, mode: PermissionMode, headless: bool) -> str:
     if mode == "plan":
         return (

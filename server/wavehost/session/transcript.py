@@ -1,17 +1,16 @@
 """Session files: `~/.wave/sessions/session_<id>.json`, `{"state": {"messages": [...]}, …}`.
 
 Hooks read this file through `transcript_path` while the session runs, so it is rewritten
-atomically (a temporary file renamed over it): a reader sees the old or the new conversation,
-never half of one.
+atomically (`plumbing.atomic`: a temp file, fsynced, renamed over it): a reader sees the old or
+the new conversation, never half of one.
 """
 
-import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 from wavehost import paths
 from wavehost.hooks.payloads import PermissionMode
+from wavehost.plumbing.atomic import write_atomically
 from wavehost.session.messages import Message, SessionModel
 
 VERSION = 1
@@ -38,17 +37,9 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def write_atomic(path: Path, model: SessionModel) -> None:
+def save(path: Path, saved: Transcript) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = model.to_json()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, saved.to_json())
 
 
 class SessionNotFoundError(LookupError):

@@ -3,7 +3,7 @@
 The file is re-read under a lock and the entry checked against the fingerprint it had when it was
 listed: if it changed or moved, nothing is written (`conflict`). The entry is cut out of the text
 (`jsontext`), so every other byte stays; a group left without handlers and an event left without
-groups go too. The result is written atomically (`files`).
+groups go too. The result is written atomically (`plumbing.atomic`).
 """
 
 import errno
@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from wavehost.hooks.config import HookHandler, fingerprint, pointer_split
+from wavehost.plumbing.atomic import write_atomically
 from wavehost.settings.errors import SettingsError
-from wavehost.settings.files import locked_directory, replace_atomically
+from wavehost.settings.files import locked_directory
 from wavehost.settings.jsontext import Key, remove_member
 
 RELOAD = "Reload the list and try again."
@@ -34,7 +35,7 @@ def delete_handler(handler: HookHandler) -> None:
             edited = _edited(text, document, path, listed)
             if not os.access(target, os.W_OK):
                 raise PermissionError
-            replace_atomically(target, edited.encode("utf-8"))
+            write_atomically(target, edited.encode("utf-8"), replace_only=True)
     except FileNotFoundError as err:
         message = f"{listed} no longer exists, so the hook is already gone. {RELOAD}"
         raise SettingsError("notFound", message, listed) from err

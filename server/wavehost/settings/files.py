@@ -1,10 +1,9 @@
-"""Safe file replacement: an exclusive lock per directory, and atomic temp-file + rename writes."""
+"""An exclusive lock per directory, for read-modify-write of the settings files in it (the write
+itself is `plumbing.atomic`)."""
 
 import contextlib
 import os
-import stat
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,40 +33,3 @@ def locked_directory(directory: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # releases the lock
-
-
-def replace_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data`: a temp file in the same directory, fsynced, renamed over.
-
-    Readers see the old file or the new one, never a mix; the mode (and the owner, where allowed)
-    of the old file is kept.
-    """
-    old = os.stat(path)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fchmod(file.fileno(), stat.S_IMODE(old.st_mode))
-            if sys.platform != "win32" and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
-                with contextlib.suppress(PermissionError):
-                    os.fchown(file.fileno(), old.st_uid, old.st_gid)
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        raise
-    _fsync_directory(path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename itself durable (best effort: not every platform can fsync a directory)."""
-    if sys.platform == "win32":
-        return
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -1,7 +1,7 @@
-"""Keeps chat sessions open for a long-lived server (the LSP layer's `wave/chat/*` methods).
+"""The open chat sessions of a long-lived server (the chat feature's `wave/chat/*` methods).
 
 `open_session` is a context manager, so something must hold each session open between requests:
-`SessionHost` does, in a task group the server owns. `open` returns once SessionStart has run;
+the registry does, in a task group the server owns. `open` returns once SessionStart has run;
 `close` ends the session (SessionEnd) and waits until it is gone.
 """
 
@@ -10,10 +10,10 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from wavehost.session.loop import ChatSession, SessionConfig, open_session
+from wavehost.session.chat_session import ChatSession, SessionConfig, open_session
 
 
-class SessionHost:
+class SessionRegistry:
     def __init__(self, group: TaskGroup) -> None:
         self._group = group
         self._sessions: dict[str, tuple[ChatSession, anyio.Event, anyio.Event]] = {}
