@@ -80,7 +80,7 @@ def test_every_row_names_models_that_exist_and_is_unique() -> None:
         model(method.params)
         if method.result is not None:
             model(method.result)
-        assert method.name.startswith("wave/")
+        assert method.name.startswith("$/" if method.standard else "wave/")
     for command in table.SHELL_COMMANDS:
         model(command.args)
 

@@ -205,10 +205,9 @@ async def test_a_host_keeps_sessions_open_between_requests_and_closes_them(
 ) -> None:
     log = project.parent / "end.json"
     chat.write_hooks(hooks_for("SessionEnd", f"cat > {log}"))
-    async with serve([turn("one"), turn("two")]) as llm, anyio.create_task_group() as group:
+    async with serve([turn("one"), turn("two")]) as llm, SessionRegistry() as host:
         chat.monkeypatch.setenv("ANTHROPIC_BASE_URL", llm.url)
         chat.monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-        host = SessionRegistry(group)
         provider = make_provider(ProviderChoice("anthropic", "fake"))
         session = await host.open(SessionConfig(root=project, provider=provider))
         for prompt in ("first", "second"):

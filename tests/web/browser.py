@@ -30,18 +30,25 @@ def dist(tmp_path: Path) -> Path:
     return stand_in_dist(tmp_path)
 
 
+@asynccontextmanager
+async def web_in(workspace: Workspace, dist: Path, locale: str = "zh-CN") -> AsyncIterator[Running]:
+    """`wavehost web` on the workspace, in this process (HOME is the workspace's)."""
+    env = {**os.environ, "HOME": str(workspace.home)}
+    running = await start(workspace.project, locale=locale, dist=dist, env=env)
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
 @pytest.fixture
 async def web(workspace: Workspace, dist: Path) -> AsyncIterator[Running]:
     workspace.write(
         workspace.project_settings,
         {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("./guard.sh")]}]}},
     )
-    env = {**os.environ, "HOME": str(workspace.home)}
-    running = await start(workspace.project, locale="zh-CN", dist=dist, env=env)
-    try:
+    async with web_in(workspace, dist) as running:
         yield running
-    finally:
-        await running.stop()
 
 
 def cookie_session() -> aiohttp.ClientSession:

@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from tests.workspace import Workspace, hook
+from wavehost.protocol import table
 from wavehost.web.app import CSP, Running, check_dist
 from wavehost.web.lsp_client import ResponseError
 from wavehost.web.shell import path_from_uri
@@ -167,20 +168,32 @@ def test_file_uris_become_paths() -> None:
 
 
 async def test_a_server_request_is_answered_by_the_page(web: Running, page: PageSocket) -> None:
-    # The relay itself (wave/chat/requestPermission goes this way once the protocol has it).
-    asked = asyncio.create_task(web.shell._ask_page("wave/test/ask", {"toolName": "Write"}))
+    # The relay itself, without a turn: the shell asks the pages of the question's session.
+    web.shell.pages[0].sessions.add("s1")
+    params = {"sessionId": "s1", "toolName": "Write"}
+    asked = asyncio.create_task(web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params))
     request = await page.receive()
     assert request["kind"] == "request"
-    assert (request["method"], request["params"]) == ("wave/test/ask", {"toolName": "Write"})
-    await page.send({"kind": "response", "id": request["id"], "result": {"decision": "allow"}})
-    assert await asyncio.wait_for(asked, TIMEOUT) == {"decision": "allow"}
+    assert (request["method"], request["params"]) == (table.CHAT_REQUEST_PERMISSION.name, params)
+    await page.send({"kind": "response", "id": request["id"], "result": {"allow": True}})
+    assert await asyncio.wait_for(asked, TIMEOUT) == {"allow": True}
 
 
 async def test_a_question_to_a_page_that_closes_fails_instead_of_hanging(
     web: Running, page: PageSocket
 ) -> None:
-    asked = asyncio.create_task(web.shell._ask_page("wave/test/ask", {}))
+    web.shell.pages[0].sessions.add("s1")
+    params = {"sessionId": "s1"}
+    asked = asyncio.create_task(web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params))
     await page.receive()
     await page.socket.close()
     with pytest.raises(ResponseError, match="the page was closed"):
         await asyncio.wait_for(asked, TIMEOUT)
+
+
+async def test_a_question_no_page_of_its_session_can_answer_fails_at_once(
+    web: Running, page: PageSocket
+) -> None:
+    params = {"sessionId": "someone-elses"}
+    with pytest.raises(ResponseError, match="no page of this session"):
+        await web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params)

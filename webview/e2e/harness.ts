@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { type Browser, type Page, type WebSocket, chromium } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(here, "../..");
@@ -182,4 +183,38 @@ export function collectProblems(page: Page): string[] {
 
 export function chromiumAvailable(): boolean {
   return spawnSync(CHROMIUM, ["--version"]).status === 0;
+}
+
+/**
+ * What every e2e file shares: one Chromium for the file, and per test the workspaces and the
+ * `wavehost web` processes it made, stopped and removed after the test. Call once, at the top.
+ */
+export function e2eSuite() {
+  const servers: WebServer[] = [];
+  const workspaces: Workspace[] = [];
+  const suite = {
+    browser: undefined as unknown as Browser,
+    workspace(): Workspace {
+      const made = new Workspace();
+      workspaces.push(made);
+      return made;
+    },
+    async web(...args: Parameters<typeof startWeb>): Promise<WebServer> {
+      const started = await startWeb(...args);
+      servers.push(started);
+      return started;
+    },
+  };
+  beforeAll(async () => {
+    suite.browser = await launchBrowser();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+  });
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.stop();
+    for (const made of workspaces.splice(0)) made.remove();
+  });
+  return suite;
 }

@@ -106,7 +106,7 @@ export async function generate() {
       Object.fromEntries(
         methods.map(([k, m]) => [
           k,
-          { constant: m.constant, direction: m.direction, kind: m.kind, feature: m.feature, session: m.session },
+          { constant: m.constant, direction: m.direction, kind: m.kind, feature: m.feature, session: m.session, standard: m.standard },
         ]),
       ),
       null,

@@ -32,6 +32,9 @@ class OwnedTaskGroup:
     def closing(self) -> None:
         """Called as the `async with` block ends, before waiting for the tasks."""
 
+    def closed(self) -> None:
+        """Called once every task has ended (also after an error)."""
+
     async def __aenter__(self) -> Self:
         group = anyio.create_task_group()
         await group.__aenter__()
@@ -50,3 +53,4 @@ class OwnedTaskGroup:
             return await group.__aexit__(exc_type, exc, tb)
         finally:
             self._group = None
+            self.closed()

@@ -4,8 +4,8 @@ The document is what generated code is made from (the webview's TypeScript, the 
 plugin's Kotlin), so its shape is a contract too (docs/protocol.md describes it):
 
     $defs               every model's JSON Schema
-    methods             {name: {constant, direction, kind, feature, session, description,
-                                params: {$ref}, result?: {$ref}}}
+    methods             {name: {constant, direction, kind, feature, session, standard,
+                                description, params: {$ref}, result?: {$ref}}}
     shellCommands       {name: {constant, direction, description, args: {$ref}}}
     initializationOptions, errorData, chatErrorData     {$ref}
     language            the locale → UI language rule (see wavehost.language)
@@ -78,6 +78,7 @@ def protocol_schema() -> dict[str, Any]:
             "kind": m.kind,
             "feature": m.feature,
             "session": m.session,
+            "standard": m.standard,
             "description": m.doc,
             "params": refs[(model(m.params), params_mode)],
         }

@@ -35,6 +35,7 @@ class Method:
     feature: Feature  # which server feature handles it (or, server→client, sends it)
     doc: str
     session: SessionRole | None = None
+    standard: bool = False  # an LSP method (not `wave/…`) that shells relay like the table's
 
     @property
     def kind(self) -> Kind:
@@ -164,6 +165,17 @@ CHAT_CLOSE = Method(
     "End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs.",
     "closes",
 )
+CHAT_ANSWER_PERMISSION = Method(
+    "wave/chat/answerPermission",
+    "CHAT_ANSWER_PERMISSION",
+    "clientToServer",
+    "ChatAnswerPermissionParams",
+    "ChatAnswerPermissionResult",
+    "chat",
+    "Answer a pending permission question of the session (from its snapshot or updates), from "
+    "any page attached to it: the first answer wins, the question is withdrawn everywhere.",
+    "scoped",
+)
 CHAT_UPDATED = Method(
     "wave/chat/updated",
     "CHAT_UPDATED",
@@ -185,6 +197,19 @@ CHAT_REQUEST_PERMISSION = Method(
     "scoped",
 )
 
+CANCEL_REQUEST = Method(
+    "$/cancelRequest",
+    "CANCEL_REQUEST",
+    "serverToClient",
+    "CancelParams",
+    None,
+    "chat",
+    "Standard LSP: the server withdraws a request it sent (a permission question answered "
+    "elsewhere, or whose turn ended). A shell passes it to each page it asked, under the id it "
+    "gave that page.",
+    standard=True,
+)
+
 METHODS: tuple[Method, ...] = (
     HOOKS_LIST,
     HOOKS_DELETE,
@@ -197,8 +222,10 @@ METHODS: tuple[Method, ...] = (
     CHAT_CANCEL,
     CHAT_COMPACT,
     CHAT_CLOSE,
+    CHAT_ANSWER_PERMISSION,
     CHAT_UPDATED,
     CHAT_REQUEST_PERMISSION,
+    CANCEL_REQUEST,
 )
 BY_NAME: dict[str, Method] = {m.name: m for m in METHODS}
 

@@ -2,12 +2,14 @@
 
 One registry for both, because the model reads and stops them with the same tools (`TaskOutput`,
 `TaskStop`, Claude Code's names) and Stop hooks see them in one list (`background_tasks`). Each
-task writes its output to a file; when it ends on its own, `on_done` hears about it so the session
-can wake the model with a notification. A task the model stopped itself (`TaskStop`) or that the
+task writes its output to a file, in a temp folder of the session's that goes when the session
+ends; when a task ends on its own, `on_done` hears about it so the session can wake the model
+with a notification. A task the model stopped itself (`TaskStop`) or that the
 session's end killed is not announced: nobody is waiting for that news.
 """
 
 import logging
+import shutil
 import signal
 import tempfile
 import uuid
@@ -88,12 +90,21 @@ class BackgroundTasks(OwnedTaskGroup):
         super().__init__()
         self.on_done = on_done
         self._tasks: dict[str, BackgroundTask] = {}
-        self._dir = Path(tempfile.mkdtemp(prefix="wavehost-tasks-"))
+        self._dir: Path | None = None  # made with the first task, removed with the session
+
+    def _output_dir(self) -> Path:
+        if self._dir is None:
+            self._dir = Path(tempfile.mkdtemp(prefix="wavehost-tasks-"))
+        return self._dir
 
     def closing(self) -> None:
         self.on_done = None  # the session is ending: nothing to announce any more
         for task in self._tasks.values():
             self._halt(task)
+
+    def closed(self) -> None:
+        if self._dir is not None:  # every task has ended: nobody reads their output any more
+            shutil.rmtree(self._dir, ignore_errors=True)
 
     def get(self, task_id: str) -> BackgroundTask | None:
         return self._tasks.get(task_id)
@@ -127,7 +138,7 @@ class BackgroundTasks(OwnedTaskGroup):
     ) -> BackgroundTask:
         task_id = f"{'bash' if kind == 'shell' else 'agent'}_{uuid.uuid4().hex[:8]}"
         task = BackgroundTask(
-            task_id, kind, self._dir / f"{task_id}.log", command, agent_type, description
+            task_id, kind, self._output_dir() / f"{task_id}.log", command, agent_type, description
         )
         self._tasks[task_id] = task
         return task
@@ -139,16 +150,23 @@ class BackgroundTasks(OwnedTaskGroup):
         task = self._new("shell", command=command, description=description)
         with task.output_file.open("wb") as sink:
             child = spawn_shell(command, cwd, env, stdout=sink.fileno())
-        task._stop = lambda: child.signal_group(signal.SIGTERM)
-        group.start_soon(self._reap, task, child)
+        stopping = anyio.CancelScope()
+        task._stop = stopping.cancel
+        group.start_soon(self._reap, task, child, stopping)
         return task
 
-    async def _reap(self, task: BackgroundTask, child: Child) -> None:
+    async def _reap(self, task: BackgroundTask, child: Child, stopping: anyio.CancelScope) -> None:
+        """Wait for the shell; a stop (TaskStop, the session's end) ends its whole tree: SIGTERM,
+        then SIGKILL after a grace, for a tree that ignores SIGTERM."""
         try:
-            await child.wait()
+            with stopping:
+                await child.wait()
+            if stopping.cancel_called:
+                with anyio.CancelScope(shield=True):
+                    await child.stop_group()
         finally:
             await child.killed()
-            child.signal_group(signal.SIGKILL)  # stragglers of a stopped task that ignored SIGTERM
+            child.signal_group(signal.SIGKILL)  # stragglers of a tree whose shell has exited
             child.close()
         task.exit_code = child.returncode
         self._finish(task, "completed" if child.returncode == 0 else "failed")

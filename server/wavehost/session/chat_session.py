@@ -49,6 +49,7 @@ from wavehost.session.permissions import (
     PermissionAsker,
     PermissionPrompt,
     Permissions,
+    Question,
 )
 from wavehost.session.providers.base import Provider, ProviderError
 from wavehost.session.subagents import Subagents
@@ -56,7 +57,13 @@ from wavehost.session.tools import Toolbox, Workspace, default_tools, toolbox
 from wavehost.session.tools.agent import Agent
 from wavehost.session.tools.cron import CronCreate, CronDelete, CronList
 from wavehost.session.tools.worktree import EnterWorktree, ExitWorktree
-from wavehost.session.updates import SessionStatus, SessionUpdate, StatusChanged, UpdateListener
+from wavehost.session.updates import (
+    QuestionsChanged,
+    SessionStatus,
+    SessionUpdate,
+    StatusChanged,
+    UpdateListener,
+)
 from wavehost.session.worktrees import Worktrees
 
 log = logging.getLogger(__name__)
@@ -82,7 +89,9 @@ class SessionConfig:
     home: Path | None = None  # where ~/.wave is (tests point it elsewhere)
     hooks: Mapping[str, Any] | None = None  # programmatic hooks, Claude Code's format
     trusted: bool = True  # whether project hooks may run
-    ask_permission: PermissionAsker | None = None  # None: headless, the mode decides
+    # How a question reaches the client; None: headless, the mode decides. A client that fails
+    # to answer leaves the question open (any page attached may answer it: `answer_permission`).
+    ask_permission: PermissionAsker | None = None
     listeners: list[UpdateListener] = field(default_factory=list)
     system_prompt: str | None = None
     stop_block_cap: int = STOP_BLOCK_CAP  # 0: no cap
@@ -147,7 +156,9 @@ class ChatSession:
         self.crons = SessionCrons(self._on_cron, config.clock)
         self.worktrees = Worktrees(self.hooks)
         self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
-        self._reported: tuple[SessionStatus, int] = ("idle", 0)
+        self._reported: tuple[SessionStatus, tuple[str, ...]] = ("idle", ())
+        self.questions: dict[str, Question] = {}  # by toolUseId, oldest first
+        self.always_allowed: set[str] = set()  # tools the user said not to ask about again
         self._turn: anyio.CancelScope | None = None  # while a turn runs
         self._idle_wait: anyio.CancelScope | None = None  # while waiting to say idle_prompt
         self.loop = LoopContext(
@@ -187,6 +198,20 @@ class ChatSession:
         return len(self.inbox.prompts)
 
     @property
+    def queued_texts(self) -> tuple[str, ...]:
+        return tuple(self.inbox.prompts)
+
+    @property
+    def pending_questions(self) -> tuple[PermissionPrompt, ...]:
+        """The permission questions waiting for an answer, oldest first."""
+        return tuple(q.prompt for q in self.questions.values())
+
+    def answer_permission(self, tool_use_id: str, answer: PermissionAnswer) -> bool:
+        """Answer a pending question; False if there is none with this id (any more)."""
+        question = self.questions.get(tool_use_id)
+        return question is not None and question.resolve(answer)
+
+    @property
     def running_hooks(self) -> tuple[str, ...]:
         """The statusMessages of the hooks running now."""
         return self.hooks.running
@@ -222,18 +247,53 @@ class ChatSession:
     # -- what the agent loop uses -----------------------------------------------------------
 
     def _asker(self) -> PermissionAsker | None:
-        """Who is asked about a tool call; Notification hooks hear about it meanwhile
-        (`permission_prompt`). None: headless, the mode alone decides."""
-        asker = self.config.ask_permission
-        if asker is None:
+        """How the agent loop asks about a tool call; None: headless, the mode alone decides."""
+        relay = self.config.ask_permission
+        if relay is None:
             return None
 
         async def ask(prompt: PermissionPrompt) -> PermissionAnswer:
-            message = PERMISSION_MESSAGE.format(tool=prompt.tool_name)
-            self._group.start_soon(self._notification, "permission_prompt", message)
-            return await asker(prompt)
+            return await self._ask(prompt, relay)
 
         return ask
+
+    async def _ask(self, prompt: PermissionPrompt, relay: PermissionAsker) -> PermissionAnswer:
+        """The question becomes session state until answered (through `relay`, or by any page
+        with `answer_permission`); a cancelled turn withdraws it. Notification hooks hear about
+        it (`permission_prompt`)."""
+        if prompt.tool_name in self.always_allowed:
+            return PermissionAnswer(allow=True)
+        question = Question(prompt)
+        self.questions[prompt.tool_use_id] = question
+        self._questions_changed()
+        message = PERMISSION_MESSAGE.format(tool=prompt.tool_name)
+        self._group.start_soon(self._notification, "permission_prompt", message)
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._relay, question, relay)
+                answer = await question.answer()
+                group.cancel_scope.cancel()  # the client's copy of the question is withdrawn
+        finally:
+            del self.questions[prompt.tool_use_id]
+            self._questions_changed()
+        if answer.allow and answer.always:
+            self.always_allowed.add(prompt.tool_name)
+        return answer
+
+    async def _relay(self, question: Question, relay: PermissionAsker) -> None:
+        try:
+            answer = await relay(question.prompt)
+        except Exception as err:  # no client answer: any page attached may still answer it
+            log.warning(
+                "%s: the client did not answer (%s); the question stays open",
+                question.prompt.tool_name,
+                err,
+            )
+            return
+        question.resolve(answer)
+
+    def _questions_changed(self) -> None:
+        self._emit(QuestionsChanged(self.id, self.pending_questions))
 
     async def _before_model_call(self, actor: Actor) -> None:
         """The main agent's context may need compacting, and news may be waiting for it."""
@@ -257,9 +317,9 @@ class ChatSession:
     def _set_status(self, status: SessionStatus) -> None:
         """Report the status and the number of queued prompts whenever either changes."""
         self.status = status
-        if (status, self.queued) != self._reported:
-            self._reported = (status, self.queued)
-            self._emit(StatusChanged(self.id, status, self.queued))
+        if (status, self.queued_texts) != self._reported:
+            self._reported = (status, self.queued_texts)
+            self._emit(StatusChanged(self.id, status, self.queued_texts))
 
     def _enqueue(self, item: Item) -> None:
         self.inbox.put(item)  # RuntimeError once the session is closing
@@ -424,11 +484,12 @@ class ChatSession:
 
 @asynccontextmanager
 async def open_session(
-    config: SessionConfig, *, resume: str | None = None
+    config: SessionConfig, *, resume: str | None = None, session_id: str | None = None
 ) -> AsyncIterator[ChatSession]:
-    """Open a session (a new one, or `resume` a saved one by id); close it on exit."""
+    """Open a session — `resume` a saved one by id, else a new one (under `session_id` if given,
+    else a fresh id) — and close it on exit."""
     saved = transcript.load(resume, config.home) if resume else None
-    inbox = Inbox(saved.session_id if saved else str(uuid.uuid4()))
+    inbox = Inbox(saved.session_id if saved else session_id or str(uuid.uuid4()))
     with closing(inbox):
         async with (
             BackgroundTasks(inbox.task_done) as tasks,

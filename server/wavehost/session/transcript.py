@@ -8,6 +8,8 @@ the new conversation, never half of one.
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from wavehost import paths
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.plumbing.atomic import write_atomically
@@ -46,10 +48,31 @@ class SessionNotFoundError(LookupError):
     pass
 
 
+class UnreadableSessionError(ValueError):
+    """A saved session that cannot be read or is not a transcript; the message is one line."""
+
+
+def exists(session_id: str, home: Path | None = None) -> bool:
+    """Whether a session with this id was saved."""
+    return paths.transcript_path(session_id, home).is_file()
+
+
 def load(session_id: str, home: Path | None = None) -> Transcript:
     path = paths.transcript_path(session_id, home)
+    cannot = f"cannot read the saved session {session_id!r} ({path})"
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SessionNotFoundError(f"no saved session {session_id!r} (looked for {path})") from None
-    return Transcript.model_validate_json(text)
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise UnreadableSessionError(f"{cannot}: {reason}") from err
+    try:
+        return Transcript.model_validate_json(text)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(map(str, first["loc"]))
+        more = f" (and {err.error_count() - 1} more problems)" if err.error_count() > 1 else ""
+        raise UnreadableSessionError(
+            f"{cannot}: {where + ': ' if where else ''}{first['msg']}{more}"
+        ) from None
