@@ -1,6 +1,11 @@
-"""Looking at real processes from tests."""
+"""Waiting on what happens outside the event loop: processes, files."""
 
 import os
+from collections.abc import Callable
+
+import anyio
+
+TIMEOUT = 30  # seconds; generous, for slow CI machines
 
 
 def alive(pid: int) -> bool:
@@ -14,3 +19,10 @@ def alive(pid: int) -> bool:
             return stat.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+async def until(condition: Callable[[], bool], limit: float = TIMEOUT) -> None:
+    """Wait for something outside the event loop (a process, a file) to become true."""
+    with anyio.fail_after(limit):
+        while not condition():
+            await anyio.sleep(0.02)

@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import hooks_doc, write_json
+from tests.hooks_doc import hooks_doc
+from tests.workspace import write_json
 from wavehost import paths
 
 REPO = Path(__file__).resolve().parent.parent

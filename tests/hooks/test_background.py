@@ -7,7 +7,8 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.conftest import common, hooks_doc
+from tests.hooks.inputs import common
+from tests.hooks_doc import hooks_doc
 from tests.processes import alive
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake

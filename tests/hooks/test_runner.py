@@ -9,7 +9,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.conftest import common, hooks_doc
+from tests.hooks.inputs import common
+from tests.hooks_doc import hooks_doc
 from tests.processes import alive
 from wavehost.hooks.config import HookHandler, load_hook_config
 from wavehost.hooks.engine import run_all

@@ -12,6 +12,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, log_message, register_lsp_features
 
+from tests.hooks_doc import hooks_doc
 from tests.workspace import Workspace
 from wavehost.lsp.converter import raw_converter
 from wavehost.protocol import table
@@ -189,3 +190,21 @@ async def running_server(
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+def script(workspace: Workspace, *turns: dict[str, Any]) -> None:
+    """Make the scripted provider the default, replaying these model turns."""
+    path = workspace.write(workspace.root / "script.json", {"turns": list(turns)})
+    workspace.write(workspace.user_settings, {"provider": "scripted", "script": str(path)})
+
+
+def reply(text: str = "", *calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    """One model turn of the script: text, then tool calls."""
+    return {"text": text, "tool_calls": [{"name": n, "input": i} for n, i in calls]}
+
+
+def project_hooks(
+    workspace: Workspace, event: str, *commands: str, matcher: str | None = None
+) -> None:
+    """The project's settings file holding these hooks for `event` (and nothing else)."""
+    workspace.write(workspace.project_settings, hooks_doc(event, *commands, matcher=matcher))

@@ -13,9 +13,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from tests.lsp.client import TIMEOUT, HostClient, running_server
-from tests.lsp.test_chat import project_hooks, reply, script, until
-from tests.workspace import Workspace, hook
+from tests.hooks_doc import hook
+from tests.lsp.client import TIMEOUT, HostClient, project_hooks, reply, running_server, script
+from tests.processes import until
+from tests.workspace import Workspace
 from wavehost.protocol import table
 
 

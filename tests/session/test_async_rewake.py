@@ -8,16 +8,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.session.conftest import (
-    TIMEOUT,
-    ChatRunner,
-    alive,
-    metas,
-    tools,
-    turn,
-    until,
-    users,
-)
+from tests.processes import TIMEOUT, alive, until
+from tests.session.chat import ChatRunner, metas, tools, turn, users
 from wavehost.hooks.engine import Rewake
 from wavehost.hooks.outcome import system_reminder
 

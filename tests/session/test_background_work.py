@@ -7,8 +7,9 @@ from typing import Any
 
 import anyio
 
-from tests.processes import alive
-from tests.session.conftest import TIMEOUT, ChatRunner, hooks_for, lines, record, tools, turn, until
+from tests.hooks_doc import hooks_for
+from tests.processes import TIMEOUT, alive, until
+from tests.session.chat import ChatRunner, lines, record, tools, turn
 from wavehost.session.providers.scripted import ScriptedTurn
 
 # Blocks the first Stop of a turn while background work runs; lets later ones through.

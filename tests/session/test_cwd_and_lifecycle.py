@@ -8,16 +8,9 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.session.conftest import (
-    ChatRunner,
-    alive,
-    hooks_for,
-    merge,
-    tools,
-    turn,
-    until,
-    users,
-)
+from tests.hooks_doc import hooks_for, merge
+from tests.processes import alive, until
+from tests.session.chat import ChatRunner, tools, turn, users
 from tests.session.fake_llm import serve
 from wavehost.hooks.catalogue import Event
 from wavehost.session import transcript

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import anyio
 
-from tests.session.conftest import TIMEOUT, until
+from tests.processes import TIMEOUT, until
 from wavehost.hooks import payloads as p
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.session.conftest import until
+from tests.processes import until
 from wavehost.session.tools import BackgroundTasks, Workspace, default_tools
 
 

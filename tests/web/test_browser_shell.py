@@ -1,48 +1,19 @@
 """`wavehost web` as a shell: real `wavehost serve` behind it, a real WebSocket in front of it."""
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.workspace import Workspace, hook
+from tests.hooks_doc import hook
+from tests.web.browser import TIMEOUT, PageSocket
+from tests.workspace import Workspace
 from wavehost.protocol import table
 from wavehost.web.app import CSP, Running, check_dist
 from wavehost.web.lsp_client import ResponseError
 from wavehost.web.shell import path_from_uri
-
-TIMEOUT = 20
-
-
-class PageSocket:
-    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
-        self.socket = socket
-        self.ids = 0
-
-    async def send(self, envelope: dict[str, Any]) -> None:
-        await self.socket.send_str(json.dumps(envelope))
-
-    async def receive(self) -> dict[str, Any]:
-        message = await asyncio.wait_for(self.socket.receive(), TIMEOUT)
-        assert message.type == aiohttp.WSMsgType.TEXT, message
-        envelope: dict[str, Any] = json.loads(message.data)
-        return envelope
-
-    async def request(self, method: str, params: Any) -> list[dict[str, Any]]:
-        """Sends a request; returns what arrived up to and including its response."""
-        self.ids += 1
-        request_id = f"t-{self.ids}"
-        await self.send({"kind": "request", "id": request_id, "method": method, "params": params})
-        seen = []
-        while True:
-            envelope = await self.receive()
-            seen.append(envelope)
-            if envelope.get("kind") == "response" and envelope.get("id") == request_id:
-                return seen
 
 
 @pytest.fixture

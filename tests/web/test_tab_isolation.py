@@ -12,8 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.web.browser import cookie_session, web_in
-from tests.web.test_browser_shell import PageSocket
+from tests.web.browser import PageSocket, cookie_session, web_in
 from tests.workspace import Workspace
 from wavehost.protocol import table
 from wavehost.web.app import Running

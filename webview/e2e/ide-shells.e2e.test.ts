@@ -11,20 +11,20 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
+import { FakeShell } from "../test/fake-shell";
 import { DIST, SCREENSHOTS, collectProblems, e2eSuite } from "./harness";
 
 const ORIGIN = "https://vscode-webview.test";
 const CSP = `default-src 'none'; script-src ${ORIGIN}; style-src ${ORIGIN}; img-src ${ORIGIN} data:; font-src ${ORIGIN}`;
 
-type Envelope = Record<string, unknown> & { kind: string };
-
-class FakeExtension {
-  readonly posted: Envelope[] = [];
-  private answers = new Map<string, (params: unknown) => unknown>();
+/** The IDE side, played by the shared fake shell: it delivers into the real page. */
+class FakeExtension extends FakeShell {
   constructor(
     readonly page: Page,
     readonly ide: "vscode" | "jetbrains",
-  ) {}
+  ) {
+    super(true); // a request it was not told to answer gets "not handled", as a relay would
+  }
 
   static async open(
     browser: Browser,
@@ -35,7 +35,7 @@ class FakeExtension {
     const page = await browser.newPage({ viewport: { width: 900, height: 760 }, colorScheme });
     const host = new FakeExtension(page, ide);
     const problems = collectProblems(page);
-    await page.exposeBinding("__fakeIdePost", (_source, message: Envelope) => host.receive(message));
+    await page.exposeBinding("__fakeIdePost", (_source, message: unknown) => host.receive(message));
     // The mocked IDE API, installed before the page's own script runs.
     if (ide === "vscode") {
       await page.addInitScript(() => {
@@ -76,28 +76,8 @@ class FakeExtension {
     return { host, page, problems };
   }
 
-  on(method: string, answer: (params: unknown) => unknown): void {
-    this.answers.set(method, answer);
-  }
-
-  private silenced = new Set<string>();
-  silence(method: string): void {
-    this.silenced.add(method);
-  }
-
-  private receive(message: Envelope): void {
-    this.posted.push(message);
-    if (message.kind === "request" && !this.silenced.has(message.method as string)) {
-      const answer = this.answers.get(message.method as string);
-      const reply = answer
-        ? { kind: "response", id: message.id, result: answer(message.params) }
-        : { kind: "response", id: message.id, error: { code: -32601, message: "not handled" } };
-      void this.deliver(reply);
-    }
-  }
-
   /** VS Code's `webview.postMessage(...)`, or the plugin's executeJavaScript with JSON text. */
-  async deliver(message: unknown): Promise<void> {
+  protected async dispatch(message: unknown): Promise<void> {
     const data = this.ide === "vscode" ? message : JSON.stringify(message);
     await this.page.evaluate((m) => window.dispatchEvent(new MessageEvent("message", { data: m })), data);
   }
