@@ -80,7 +80,11 @@ def test_every_row_names_models_that_exist_and_is_unique() -> None:
         model(method.params)
         if method.result is not None:
             model(method.result)
-        assert method.name.startswith("$/" if method.standard else "wave/")
+        assert method.name.startswith("wave/")
+        assert not method.standard
+    for method in table.STANDARD:
+        assert method.name.startswith("$/")
+        assert method.standard
     for command in table.SHELL_COMMANDS:
         model(command.args)
 

@@ -68,6 +68,14 @@ async def test_only_protocol_methods_are_relayed(page: PageSocket) -> None:
     assert "result" in response
 
 
+async def test_a_page_cannot_grant_itself_workspace_trust(page: PageSocket) -> None:
+    # Trust is the user's to give through the shell; the table marks the method shell-only.
+    assert table.WORKSPACE_SET_TRUSTED.shell_only
+    method = table.WORKSPACE_SET_TRUSTED.name
+    *_, response = await page.request(method, {"trusted": True})
+    assert response["error"] == {"code": -32601, "message": f"{method} is not a wavehost method"}
+
+
 async def test_open_config_file_shows_it_in_the_page_before_answering(
     page: PageSocket, workspace: Workspace
 ) -> None:

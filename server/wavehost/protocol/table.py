@@ -36,6 +36,9 @@ class Method:
     doc: str
     session: SessionRole | None = None
     standard: bool = False  # an LSP method (not `wave/…`) that shells relay like the table's
+    # Only the shell itself sends it, never a page (workspace trust is the IDE's to say: a page
+    # that could send it would grant itself trust). Every relay's allow-list leaves it out.
+    shell_only: bool = False
 
     @property
     def kind(self) -> Kind:
@@ -100,7 +103,8 @@ WORKSPACE_SET_TRUSTED = Method(
     "WorkspaceSetTrustedResult",
     "settings",
     "The user changed workspace trust: the settings list and sessions opened from now on use it "
-    "(no restart); wave/hooks/changed follows when it changed.",
+    "(no restart); wave/hooks/changed follows when it changed. Sent by the shell, never a page.",
+    shell_only=True,
 )
 HOOKS_CHANGED = Method(
     "wave/hooks/changed",
@@ -225,9 +229,11 @@ METHODS: tuple[Method, ...] = (
     CHAT_ANSWER_PERMISSION,
     CHAT_UPDATED,
     CHAT_REQUEST_PERMISSION,
-    CANCEL_REQUEST,
 )
 BY_NAME: dict[str, Method] = {m.name: m for m in METHODS}
+# Standard LSP methods a shell relays to its pages (not custom: not in METHODS, not an allow-list
+# entry); named here so that no code spells them either.
+STANDARD: tuple[Method, ...] = (CANCEL_REQUEST,)
 
 
 def client_requests(feature: Feature | None = None) -> tuple[Method, ...]:
@@ -237,6 +243,11 @@ def client_requests(feature: Feature | None = None) -> tuple[Method, ...]:
         for m in METHODS
         if m.direction == "clientToServer" and (feature is None or m.feature == feature)
     )
+
+
+def page_requests() -> tuple[Method, ...]:
+    """What a relay passes on from its pages: the client requests minus the shell-only ones."""
+    return tuple(m for m in client_requests() if not m.shell_only)
 
 
 def server_notifications() -> tuple[Method, ...]:

@@ -46,8 +46,8 @@ log = logging.getLogger(__name__)
 
 MAX_VIEWED_FILE = 2 * 1024 * 1024  # the read-only viewer shows config files, not big logs
 
-PAGE_REQUESTS = frozenset(m.name for m in table.client_requests())
-PAGE_NOTIFICATIONS = frozenset(m.name for m in table.server_notifications() if not m.standard)
+PAGE_REQUESTS = frozenset(m.name for m in table.page_requests())
+PAGE_NOTIFICATIONS = frozenset(m.name for m in table.server_notifications())
 PAGE_ANSWERS = frozenset(m.name for m in table.server_requests())
 
 

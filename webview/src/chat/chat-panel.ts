@@ -32,10 +32,18 @@ function newSessionId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 /** A session to attach to that the address names (browser mode: `?session=<id>`). */
 function sessionFromAddress(): string | null {
   const id = new URLSearchParams(location.search).get("session");
-  return id && /^[A-Za-z0-9_-]{1,128}$/.test(id) ? id : null;
+  return id && SESSION_ID.test(id) ? id : null;
+}
+
+/** A session the shell names for a page it re-created (`<body data-session-id>`). */
+function sessionFromShell(): string | null {
+  const id = typeof document !== "undefined" ? document.body?.dataset.sessionId : undefined;
+  return id && SESSION_ID.test(id) ? id : null;
 }
 
 /**
@@ -243,10 +251,15 @@ export class WaveChatPanel extends LitElement {
     this.unsubscribe?.();
   }
 
-  /** Attach to this page's session (the one it had, or one named by the address), else a new
-   * one under an id chosen now; kept so that a re-created page comes back to it. */
+  /**
+   * Attach to this page's session, else to a new one under an id chosen now; the id is kept so
+   * that a re-created page comes back to it. Which session: the one the address names (browser
+   * mode, `?session=`), else the one the shell names (`<body data-session-id>`: the VS Code
+   * extension after a server restart), else the one the page kept, else a new one.
+   */
   async open(): Promise<void> {
-    const sessionId = sessionFromAddress() ?? this.rpc.store.load().sessionId ?? newSessionId();
+    const sessionId =
+      sessionFromAddress() ?? sessionFromShell() ?? this.rpc.store.load().sessionId ?? newSessionId();
     this.rpc.store.save({ sessionId });
     this.chat = attaching(sessionId);
     this.unavailable = null;

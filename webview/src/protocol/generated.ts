@@ -632,7 +632,7 @@ export interface WorkspaceSetTrustedResult {
   changed: boolean;
 }
 
-/** Every custom method's name, by its table constant: use these, never the string. */
+/** Every method's name (custom, and the standard ones shells relay), by its table constant. */
 export const METHODS = {
   /** Every file-based hook by source, the config files, and what is wrong in them. */
   HOOKS_LIST: "wave/hooks/list",
@@ -642,7 +642,7 @@ export const METHODS = {
   HOOKS_PREFILL: "wave/hooks/prefill",
   /** Open a listed config file in the IDE: the server asks with window/showDocument and answers once the client did (or declined). */
   OPEN_CONFIG_FILE: "wave/openConfigFile",
-  /** The user changed workspace trust: the settings list and sessions opened from now on use it (no restart); wave/hooks/changed follows when it changed. */
+  /** The user changed workspace trust: the settings list and sessions opened from now on use it (no restart); wave/hooks/changed follows when it changed. Sent by the shell, never a page. */
   WORKSPACE_SET_TRUSTED: "wave/workspace/setTrusted",
   /** Something the hooks list depends on changed (a config file, trust): list again. */
   HOOKS_CHANGED: "wave/hooks/changed",
@@ -692,7 +692,6 @@ export interface PageRequests {
 export interface ServerNotifications {
   "wave/hooks/changed": HooksChangedParams;
   "wave/chat/updated": ChatUpdatedParams;
-  "$/cancelRequest": CancelParams;
 }
 
 /**
@@ -706,7 +705,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "settings",
     "session": null,
-    "standard": false
+    "shellOnly": false
   },
   "wave/hooks/delete": {
     "constant": "HOOKS_DELETE",
@@ -714,7 +713,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "settings",
     "session": null,
-    "standard": false
+    "shellOnly": false
   },
   "wave/hooks/prefill": {
     "constant": "HOOKS_PREFILL",
@@ -722,7 +721,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "settings",
     "session": null,
-    "standard": false
+    "shellOnly": false
   },
   "wave/openConfigFile": {
     "constant": "OPEN_CONFIG_FILE",
@@ -730,7 +729,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "settings",
     "session": null,
-    "standard": false
+    "shellOnly": false
   },
   "wave/workspace/setTrusted": {
     "constant": "WORKSPACE_SET_TRUSTED",
@@ -738,7 +737,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "settings",
     "session": null,
-    "standard": false
+    "shellOnly": true
   },
   "wave/hooks/changed": {
     "constant": "HOOKS_CHANGED",
@@ -746,7 +745,7 @@ export const PROTOCOL_METHODS = {
     "kind": "notification",
     "feature": "settings",
     "session": null,
-    "standard": false
+    "shellOnly": false
   },
   "wave/chat/open": {
     "constant": "CHAT_OPEN",
@@ -754,7 +753,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "chat",
     "session": "opens",
-    "standard": false
+    "shellOnly": false
   },
   "wave/chat/send": {
     "constant": "CHAT_SEND",
@@ -762,7 +761,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "chat",
     "session": "scoped",
-    "standard": false
+    "shellOnly": false
   },
   "wave/chat/cancel": {
     "constant": "CHAT_CANCEL",
@@ -770,7 +769,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "chat",
     "session": "scoped",
-    "standard": false
+    "shellOnly": false
   },
   "wave/chat/compact": {
     "constant": "CHAT_COMPACT",
@@ -778,7 +777,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "chat",
     "session": "scoped",
-    "standard": false
+    "shellOnly": false
   },
   "wave/chat/close": {
     "constant": "CHAT_CLOSE",
@@ -786,7 +785,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "chat",
     "session": "closes",
-    "standard": false
+    "shellOnly": false
   },
   "wave/chat/answerPermission": {
     "constant": "CHAT_ANSWER_PERMISSION",
@@ -794,7 +793,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "chat",
     "session": "scoped",
-    "standard": false
+    "shellOnly": false
   },
   "wave/chat/updated": {
     "constant": "CHAT_UPDATED",
@@ -802,7 +801,7 @@ export const PROTOCOL_METHODS = {
     "kind": "notification",
     "feature": "chat",
     "session": "scoped",
-    "standard": false
+    "shellOnly": false
   },
   "wave/chat/requestPermission": {
     "constant": "CHAT_REQUEST_PERMISSION",
@@ -810,15 +809,7 @@ export const PROTOCOL_METHODS = {
     "kind": "request",
     "feature": "chat",
     "session": "scoped",
-    "standard": false
-  },
-  "$/cancelRequest": {
-    "constant": "CANCEL_REQUEST",
-    "direction": "serverToClient",
-    "kind": "notification",
-    "feature": "chat",
-    "session": null,
-    "standard": true
+    "shellOnly": false
   }
 } as const;
 
