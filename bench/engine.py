@@ -19,10 +19,10 @@ from typing import Any
 import anyio
 
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, run_all
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookContext, run_hook
+from wavehost.hooks.sources import load_hook_config
 
 
 def thousand_hooks() -> dict[str, Any]:

@@ -1,29 +1,30 @@
-"""Hook configuration: where it comes from, how each entry is validated, how sources merge.
+"""Hook configuration as every dialect loads it: handlers, the files they come from, diagnostics.
 
-Format as Claude Code's settings: `{"hooks": {Event: [{"matcher"?, "hooks": [handler…]}]},
-"disableAllHooks"?: bool, "enabledPlugins"?: {name: bool}}`. Validation is per entry: a bad entry
-yields a `Diagnostic` (file, JSON pointer, message) and is skipped; everything else still loads.
-Order: programmatic, plugins, user, project, local.
+The types here are shared by the dialects (`hooks.dialects.*`), each of which reads its own files
+into them. Validation is per entry: a bad entry yields a `Diagnostic` (file, JSON pointer,
+message) and is skipped; everything else still loads. `hooks.sources.load_hook_config` puts the
+dialects together.
 """
 
 import hashlib
 import json
 import os
-import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from wavehost import paths
-from wavehost.hooks.catalogue import EVENTS_BY_NAME, Event
-from wavehost.hooks.matcher import Matcher, compile_matcher
+from wavehost.hooks.catalogue import Event
+
+if TYPE_CHECKING:
+    from wavehost.hooks.matcher import Matcher
+    from wavehost.hooks.payloads import HookInput
 
 Source = Literal["programmatic", "plugin", "user", "project"]
+DialectName = Literal["wave", "copilot", "snow"]
+DIALECT_NAMES: tuple[DialectName, ...] = ("wave", "copilot", "snow")  # the documented order
+HandlerKind = Literal["command", "prompt", "context"]
 PROGRAMMATIC_PATH = "<programmatic>"
-HANDLER_FIELDS = frozenset(
-    {"type", "command", "timeout", "async", "asyncRewake", "statusMessage", "description"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,21 +42,22 @@ class ConfigFile:
     read_only: bool
     error: str | None = None
     plugin: str | None = None
+    dialect: DialectName = "wave"
 
 
 @dataclass(frozen=True, slots=True)
 class HookHandler:
-    """One configured command hook, with where it came from."""
+    """One configured hook, with where it came from and how its dialect runs it."""
 
     id: str
     event: Event
-    matcher: Matcher
-    command: str
+    matcher: "Matcher"
+    command: str  # the shell command; for a Snow prompt/context action, its text
     source: Source
     path: Path | None
     pointer: str
     fingerprint: str
-    timeout: float | None = None
+    timeout: float | None = None  # seconds, as configured (None: the dialect's default)
     is_async: bool = False
     async_rewake: bool = False
     status_message: str | None = None
@@ -63,6 +65,17 @@ class HookHandler:
     plugin: str | None = None
     plugin_root: Path | None = None
     untrusted: bool = False
+    dialect: DialectName = "wave"
+    key: str = ""  # the event as the file spells it ("preToolUse", "beforeToolCall", …)
+    kind: HandlerKind = "command"
+    group_pointer: str | None = None  # the matcher group / rule holding it, if any
+    argv: tuple[str, ...] | None = None  # spawned as is (Copilot `exec`), else a shell runs it
+    shell: str | None = None  # the shell for `command` (None: /bin/sh)
+    cwd: str | None = None  # relative to the session root
+    env: Mapping[str, str] | None = None  # literal values added to the environment
+    disabled: bool = False  # listed, never run (Snow `enabled` not true)
+    # Whether it fires for this payload at all (Copilot's postToolUse only after a success, …)
+    condition: "Callable[[HookInput], bool] | None" = None
 
     @property
     def in_background(self) -> bool:
@@ -72,6 +85,11 @@ class HookHandler:
     def file_based(self) -> bool:
         return self.source != "programmatic"
 
+    @property
+    def event_name(self) -> str:
+        """The event as its file names it."""
+        return self.key or self.event.name
+
 
 @dataclass(frozen=True)
 class HookConfig:
@@ -79,13 +97,14 @@ class HookConfig:
     files: tuple[ConfigFile, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     hooks_disabled: bool = False  # disableAllHooks: file-based hooks do not run
+    directories: frozenset[Path] = frozenset()  # folders whose entries are config files
 
     def runnable(self) -> tuple[HookHandler, ...]:
         """The handlers that may run, in config order."""
         return tuple(
             h
             for h in self.handlers
-            if not h.untrusted and not (self.hooks_disabled and h.file_based)
+            if not h.untrusted and not h.disabled and not (self.hooks_disabled and h.file_based)
         )
 
 
@@ -103,303 +122,76 @@ def pointer_split(pointer: str) -> list[str | int]:
     return parts
 
 
-@dataclass
-class _Reader:
-    """Validates one hooks object, collecting handlers and diagnostics."""
-
-    source: Source
-    path: Path | None
-    untrusted: bool = False
-    plugin: str | None = None
-    plugin_root: Path | None = None
-    pointer_prefix: tuple[str, ...] = ("hooks",)
-    handlers: list[HookHandler] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def label(self) -> str:
-        return str(self.path) if self.path is not None else PROGRAMMATIC_PATH
-
-    def problem(self, pointer: str, message: str) -> None:
-        self.diagnostics.append(Diagnostic(self.label, pointer, message))
-
-    def read(self, hooks: Any) -> None:
-        base = pointer_join(*self.pointer_prefix)
-        if not isinstance(hooks, Mapping):
-            self.problem(base, f'"hooks" must be an object of events, not {_kind(hooks)}')
-            return
-        for name, groups in hooks.items():
-            event = EVENTS_BY_NAME.get(name)
-            where = pointer_join(*self.pointer_prefix, name)
-            if event is None:
-                self.problem(where, f'unknown hook event "{name}"{_suggest(name)}')
-            elif not isinstance(groups, list):
-                self.problem(where, f"{name} must be a list of matcher groups, not {_kind(groups)}")
-            else:
-                for index, group in enumerate(groups):
-                    self._group(event, group, (*self.pointer_prefix, name, str(index)))
-
-    def _group(self, event: Event, group: Any, at: tuple[str, ...]) -> None:
-        where = pointer_join(*at)
-        if not isinstance(group, Mapping):
-            self.problem(
-                where, f'a matcher group must be an object with "hooks", not {_kind(group)}'
-            )
-            return
-        raw_matcher = group.get("matcher")
-        if raw_matcher is not None and not isinstance(raw_matcher, str):
-            self.problem(where + "/matcher", f"matcher must be a string, not {_kind(raw_matcher)}")
-            return
-        try:
-            matcher = compile_matcher(raw_matcher)
-        except re.error as err:
-            self.problem(where + "/matcher", f"invalid regular expression {raw_matcher!r}: {err}")
-            return
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list) or not handlers:
-            self.problem(where + "/hooks", '"hooks" must be a non-empty list of hook commands')
-            return
-        for index, handler in enumerate(handlers):
-            self._handler(event, matcher, handler, (*at, "hooks", str(index)))
-
-    def _handler(self, event: Event, matcher: Matcher, raw: Any, at: tuple[str, ...]) -> None:
-        where = pointer_join(*at)
-        error = _handler_error(raw)
-        if error is not None:
-            field_name, message = error
-            self.problem(where + (f"/{field_name}" if field_name else ""), message)
-            return
-        content = fingerprint(event.name, matcher.source, raw)
-        self.handlers.append(
-            HookHandler(
-                id=_digest(self.source, self.label, where, content),
-                event=event,
-                matcher=matcher,
-                command=raw["command"],
-                source=self.source,
-                path=self.path,
-                pointer=where,
-                fingerprint=content,
-                timeout=float(raw["timeout"]) if "timeout" in raw else None,
-                is_async=raw.get("async", False),
-                async_rewake=raw.get("asyncRewake", False),
-                status_message=raw.get("statusMessage"),
-                description=raw.get("description"),
-                plugin=self.plugin,
-                plugin_root=self.plugin_root,
-                untrusted=self.untrusted,
-            )
-        )
-
-
-def _handler_error(raw: Any) -> tuple[str, str] | None:
-    """The first thing wrong with a handler entry, as (field, message)."""
-    if not isinstance(raw, Mapping):
-        return "", f"a hook must be an object, not {_kind(raw)}"
-    kind = raw.get("type")
-    if kind != "command":
-        if kind in ("http", "prompt", "agent", "mcp_tool"):
-            return "type", f'hook type "{kind}" is not supported; only "command" hooks run'
-        return "type", '"type" must be "command"'
-    command = raw.get("command")
-    if not isinstance(command, str) or not command.strip():
-        return "command", '"command" must be a non-empty string'
-    timeout = raw.get("timeout")
-    if "timeout" in raw and (
-        isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
-    ):
-        return "timeout", '"timeout" must be a positive number of seconds'
-    for flag in ("async", "asyncRewake"):
-        if flag in raw and not isinstance(raw[flag], bool):
-            return flag, f'"{flag}" must be true or false'
-    for text in ("statusMessage", "description"):
-        if text in raw and not isinstance(raw[text], str):
-            return text, f'"{text}" must be a string'
-    unsupported = sorted(k for k in raw if k not in HANDLER_FIELDS and k in ("if", "args", "shell"))
-    if unsupported:
-        return unsupported[0], f'"{unsupported[0]}" is not supported; the hook was skipped'
-    return None
-
-
 def fingerprint(event: str, matcher: str | None, raw: Any) -> str:
-    """What makes two entries "the same hook": its event, matcher and handler JSON."""
+    """What makes two entries "the same hook": its event key, matcher and entry JSON."""
     canonical = json.dumps([event, matcher, raw], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 
-def _digest(*parts: str) -> str:
+def handler_id(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:20]
 
 
-def _kind(value: Any) -> str:
+def kind_of(value: Any) -> str:
+    """A JSON value's kind in words, for messages."""
     names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
     if value is None:
         return "null"
     return names.get(type(value), "a number" if isinstance(value, int | float) else "a value")
 
 
-def _suggest(name: str) -> str:
-    for known in EVENTS_BY_NAME:
-        if known.lower() == str(name).lower():
-            return f' (did you mean "{known}"? event names are case-sensitive)'
-    return ""
-
-
 @dataclass(frozen=True)
-class _Loaded:
+class Loaded:
+    """One config file read: what the list shows about it, and its JSON (None if unusable)."""
+
     file: ConfigFile
-    document: Mapping[str, Any] | None
+    document: Any
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
-def _read_json(
-    source: Source, path: Path, *, read_only: bool, plugin: str | None = None
-) -> _Loaded:
-    """Read one config file. A missing file is normal; anything else wrong is reported."""
+def read_json(
+    source: Source,
+    path: Path,
+    *,
+    read_only: bool = False,
+    plugin: str | None = None,
+    dialect: DialectName = "wave",
+    empty: Any = None,
+) -> Loaded:
+    """Read one JSON config file. A missing file is normal; anything else wrong is reported.
+
+    A blank file reads as `empty`. The document may be any JSON value: each dialect checks the
+    shape it expects.
+    """
+
+    def failed(message: str) -> Loaded:
+        file = ConfigFile(source, path, True, _read_only(path, read_only), message, plugin, dialect)
+        return Loaded(file, None, (Diagnostic(str(path), None, message),))
+
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return _Loaded(ConfigFile(source, path, False, read_only, plugin=plugin), None)
+        return Loaded(ConfigFile(source, path, False, read_only, None, plugin, dialect), None)
     except (OSError, UnicodeDecodeError) as err:
-        message = f"cannot read: {err.strerror if isinstance(err, OSError) else err}"
-        return _failed(source, path, message, read_only, plugin)
+        return failed(f"cannot read: {err.strerror if isinstance(err, OSError) else err}")
+    file = ConfigFile(source, path, True, _read_only(path, read_only), None, plugin, dialect)
     if not text.strip():
-        return _Loaded(
-            ConfigFile(source, path, True, _read_only(path, read_only), plugin=plugin), {}
-        )
+        return Loaded(file, empty)
     try:
         document = json.loads(text)
     except json.JSONDecodeError as err:
-        message = f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}"
-        return _failed(source, path, message, read_only, plugin)
-    if not isinstance(document, dict):
-        return _failed(
-            source, path, f"must contain a JSON object, not {_kind(document)}", read_only, plugin
-        )
-    return _Loaded(
-        ConfigFile(source, path, True, _read_only(path, read_only), plugin=plugin), document
-    )
+        return failed(f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}")
+    return Loaded(file, document)
 
 
-def _failed(
-    source: Source, path: Path, message: str, read_only: bool, plugin: str | None
-) -> _Loaded:
-    file = ConfigFile(source, path, True, _read_only(path, read_only), error=message, plugin=plugin)
-    return _Loaded(file, None, (Diagnostic(str(path), None, message),))
+def failed_file(loaded: Loaded, message: str) -> Loaded:
+    """`loaded` marked unusable with `message` (a file whose JSON has the wrong shape)."""
+    f = loaded.file
+    file = ConfigFile(f.source, f.path, f.exists, f.read_only, message, f.plugin, f.dialect)
+    return Loaded(file, None, (*loaded.diagnostics, Diagnostic(str(f.path), None, message)))
 
 
 def _read_only(path: Path, forced: bool) -> bool:
     if forced:
         return True
     return not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
-
-
-def load_hook_config(
-    project_dir: Path | None,
-    *,
-    home: Path | None = None,
-    programmatic: Mapping[str, Any] | None = None,
-    trusted: bool = True,
-) -> HookConfig:
-    """Load every hook source. Never raises for bad configuration: problems become diagnostics."""
-    settings: list[tuple[Source, Path]] = [("user", paths.user_settings(home))]
-    if project_dir is not None:
-        settings += [
-            ("project", paths.project_settings(project_dir)),
-            ("project", paths.local_settings(project_dir)),
-        ]
-    loaded = [_read_json(source, path, read_only=False) for source, path in settings]
-
-    readers: list[_Reader] = []
-    if programmatic:
-        reader = _Reader("programmatic", None, pointer_prefix=())
-        reader.read(programmatic)
-        readers.append(reader)
-
-    plugin_files, plugin_readers, plugin_problems = _plugins(loaded, home, trusted)
-    readers += plugin_readers
-    for item in loaded:
-        if item.document is not None and "hooks" in item.document:
-            reader = _Reader(item.file.source, item.file.path)
-            reader.untrusted = not trusted and item.file.source == "project"
-            reader.read(item.document["hooks"])
-            readers.append(reader)
-
-    files = tuple(item.file for item in loaded) + plugin_files
-    diagnostics = [d for item in loaded for d in item.diagnostics] + plugin_problems
-    diagnostics += [d for reader in readers for d in reader.diagnostics]
-    diagnostics += _switch_problems(loaded)
-    return HookConfig(
-        handlers=tuple(h for reader in readers for h in reader.handlers),
-        files=files,
-        diagnostics=tuple(diagnostics),
-        hooks_disabled=_disable_all(loaded),
-    )
-
-
-def _settings_values(loaded: list[_Loaded], key: str) -> Iterator[tuple[_Loaded, Any]]:
-    for item in loaded:
-        if item.document is not None and key in item.document:
-            yield item, item.document[key]
-
-
-def _disable_all(loaded: list[_Loaded]) -> bool:
-    """`disableAllHooks` from the most specific file that sets it (local > project > user)."""
-    value = False
-    for _, setting in _settings_values(loaded, "disableAllHooks"):
-        if isinstance(setting, bool):
-            value = setting
-    return value
-
-
-def _switch_problems(loaded: list[_Loaded]) -> list[Diagnostic]:
-    return [
-        Diagnostic(
-            str(item.file.path), "/disableAllHooks", '"disableAllHooks" must be true or false'
-        )
-        for item, setting in _settings_values(loaded, "disableAllHooks")
-        if not isinstance(setting, bool)
-    ]
-
-
-def _plugins(
-    loaded: list[_Loaded], home: Path | None, trusted: bool
-) -> tuple[tuple[ConfigFile, ...], list[_Reader], list[Diagnostic]]:
-    """Hooks of each plugin enabled in settings (`enabledPlugins`, later files override)."""
-    enabled: dict[str, bool] = {}
-    problems: list[Diagnostic] = []
-    for item, setting in _settings_values(loaded, "enabledPlugins"):
-        if not trusted and item.file.source == "project":
-            continue
-        if not isinstance(setting, Mapping) or not all(
-            isinstance(v, bool) for v in setting.values()
-        ):
-            message = '"enabledPlugins" must be an object of plugin names to true/false'
-            problems.append(Diagnostic(str(item.file.path), "/enabledPlugins", message))
-            continue
-        for key, on in setting.items():
-            enabled[str(key).split("@", 1)[0]] = on
-
-    files: list[ConfigFile] = []
-    readers: list[_Reader] = []
-    root_dir = paths.plugins_dir(home)
-    for name, on in enabled.items():
-        root = root_dir / name
-        if not on:
-            continue
-        if not root.is_dir():
-            problems.append(
-                Diagnostic(str(root), None, f'enabled plugin "{name}" is not installed')
-            )
-            continue
-        hooks_file = paths.plugin_hooks_file(root)
-        item = _read_json("plugin", hooks_file, read_only=True, plugin=name)
-        if not item.file.exists:
-            continue
-        files.append(item.file)
-        problems += item.diagnostics
-        if item.document is not None and "hooks" in item.document:
-            reader = _Reader("plugin", hooks_file, plugin=name, plugin_root=root)
-            reader.read(item.document["hooks"])
-            readers.append(reader)
-    return tuple(files), readers, problems

@@ -17,6 +17,7 @@ from wavehost.session.updates import SessionStatus
 from wavehost.wire import WireModel
 
 HookSource = Literal["user", "project", "plugin"]
+HookDialect = Literal["wave", "copilot", "snow"]
 
 
 class ProjectInfo(WireModel):
@@ -31,6 +32,7 @@ class ConfigFileEntry(WireModel):
     read_only: bool
     error: str | None = None
     plugin: str | None = None
+    dialect: HookDialect = Field(default="wave", description="Whose format the file is in")
 
 
 class HookEntry(WireModel):
@@ -38,9 +40,16 @@ class HookEntry(WireModel):
     source: HookSource
     path: str
     read_only: bool
-    event: str
+    event: str = Field(description="The event as the file names it (`preToolUse`, `onStop`, …)")
+    catalogue_event: str = Field(
+        description="The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`)"
+    )
     matcher: str | None = None
-    type: Literal["command"] = "command"
+    type: Literal["command", "prompt", "context"] = Field(
+        default="command",
+        description="Snow's `prompt` (asks the user) and `context` (static text) actions run "
+        "no command; `command` holds their text",
+    )
     command: str
     timeout: float | None = None
     async_: bool | None = Field(default=None, alias="async")
@@ -48,8 +57,11 @@ class HookEntry(WireModel):
     status_message: str | None = None
     description: str | None = None
     plugin: str | None = None
-    dialect: Literal["wave"] = "wave"
+    dialect: HookDialect = Field(default="wave", description="Whose format its file is in")
     untrusted: bool | None = None
+    disabled: bool | None = Field(
+        default=None, description="Listed but never run (a Snow action without `enabled: true`)"
+    )
 
 
 class DiagnosticEntry(WireModel):

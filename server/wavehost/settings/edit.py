@@ -58,7 +58,7 @@ def _read(target: Path, listed: Path) -> str:
         raise SettingsError("malformedConfig", message, listed) from err
 
 
-def _parse(text: str, listed: Path) -> dict[str, Any]:
+def _parse(text: str, listed: Path) -> Any:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as err:
@@ -67,41 +67,54 @@ def _parse(text: str, listed: Path) -> dict[str, Any]:
             "fix it before deleting hooks from it."
         )
         raise SettingsError("malformedConfig", message, listed) from err
-    if not isinstance(document, dict):
+    if not isinstance(document, dict | list):
         message = f"{listed} must contain a JSON object; fix it before deleting hooks from it."
         raise SettingsError("malformedConfig", message, listed)
     return document
 
 
-def _removal_path(document: dict[str, Any], handler: HookHandler) -> list[Key]:
-    """What to cut: the handler, or its group if it is the last handler, or the whole event."""
+def _at(document: Any, parts: list[Key]) -> Any:
+    """The value at `parts`, or None when the path does not exist (any more)."""
+    node = document
+    for part in parts:
+        in_list = isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node)
+        in_object = isinstance(part, str) and isinstance(node, dict) and part in node
+        if not (in_list or in_object):
+            return None
+        node = node[part]
+    return node
+
+
+def _removal_path(document: Any, handler: HookHandler) -> list[Key]:
+    """What to cut: the hook; its group (matcher group, Snow rule) when it is the group's last
+    hook; and then the event's list when that is left empty — unless the list is the file's
+    own top level (a Snow file keeps `[]` or `{"<type>": []}`)."""
     conflict = SettingsError(
         "conflict",
         f"This hook changed or moved in {handler.path} since the list was loaded. {RELOAD}",
         handler.path,
     )
     parts = pointer_split(handler.pointer)
-    match parts:
-        case ["hooks", str(event), int(group_index), "hooks", int(handler_index)]:
-            pass
-        case _:
-            raise conflict
-    events = document.get("hooks")
-    groups = events.get(event) if isinstance(events, dict) else None
-    if not isinstance(groups, list) or group_index >= len(groups):
+    entry = _at(document, parts)
+    group_parts = pointer_split(handler.group_pointer) if handler.group_pointer else None
+    group = _at(document, group_parts) if group_parts is not None else None
+    if entry is None or not parts or not isinstance(parts[-1], int):
         raise conflict
-    group = groups[group_index]
-    handlers = group.get("hooks") if isinstance(group, dict) else None
-    if not isinstance(handlers, list) or handler_index >= len(handlers):
+    if group_parts is not None and not (isinstance(group, dict) and parts[:-2] == group_parts):
         raise conflict
-    if fingerprint(event, group.get("matcher"), handlers[handler_index]) != handler.fingerprint:
+    matcher = group.get("matcher") if isinstance(group, dict) else None
+    if fingerprint(handler.event_name, matcher, entry) != handler.fingerprint:
         raise conflict
-    if len(handlers) > 1:
-        return parts
-    return parts[:3] if len(groups) > 1 else parts[:2]
+    path = parts
+    if group_parts is not None and len(_at(document, parts[:-1]) or []) == 1:
+        path = group_parts  # the group's last hook: the group goes with it
+    container = path[:-1]
+    if len(container) >= 2 and len(_at(document, container) or []) == 1:
+        path = container  # the event is left without entries: its key goes too
+    return path
 
 
-def _edited(text: str, document: dict[str, Any], path: list[Key], listed: Path) -> str:
+def _edited(text: str, document: Any, path: list[Key], listed: Path) -> str:
     """`text` without the member; it must mean exactly the old document minus it (else no write)."""
     parent: Any = document
     for key in path[:-1]:

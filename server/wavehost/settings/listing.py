@@ -20,8 +20,10 @@ def hook_entry(handler: HookHandler, read_only: bool) -> HookEntry:
         source=handler.source,
         path=str(handler.path),
         read_only=read_only,
-        event=handler.event.name,
+        event=handler.event_name,
+        catalogue_event=handler.event.name,
         matcher=handler.matcher.source,
+        type=handler.kind,
         command=handler.command,
         timeout=handler.timeout,
         async_=handler.is_async or None,
@@ -29,7 +31,9 @@ def hook_entry(handler: HookHandler, read_only: bool) -> HookEntry:
         status_message=handler.status_message,
         description=handler.description,
         plugin=handler.plugin,
+        dialect=handler.dialect,
         untrusted=handler.untrusted or None,
+        disabled=handler.disabled or None,
     )
 
 
@@ -58,6 +62,7 @@ def list_hooks(config: HookConfig, project_dir: Path, *, trusted: bool = True) -
                 read_only=file.read_only,
                 error=file.error,
                 plugin=file.plugin,
+                dialect=file.dialect,
             )
             for file in config.files
             if file.source != "programmatic"
