@@ -10,6 +10,7 @@ export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "sou
     command: "echo hi",
     dialect: "wave",
     ...overrides,
+    catalogueEvent: overrides.catalogueEvent ?? overrides.event ?? "PreToolUse",
   };
 }
 

@@ -39,6 +39,7 @@ class _EventIndex:
     everything: list[Entry] = field(default_factory=list)
     always: list[Entry] = field(default_factory=list)
     by_name: dict[str, list[Entry]] = field(default_factory=dict)
+    by_key: dict[str, list[Entry]] = field(default_factory=dict)  # case-folded, then confirmed
     patterns: list[Entry] = field(default_factory=list)
     dynamic: list[Entry] = field(default_factory=list)  # matchers that need the whole payload
     # per subject: the entries its matchers select, and whether any has a condition to check
@@ -55,6 +56,9 @@ class _EventIndex:
         elif matcher.names is not None:
             for name in matcher.names:
                 self.by_name.setdefault(name, []).append(entry)
+        elif matcher.keys is not None:
+            for key in matcher.keys:
+                self.by_key.setdefault(key, []).append(entry)
         else:
             self.patterns.append(entry)
 
@@ -77,10 +81,11 @@ class _EventIndex:
         if subject is None:
             entries = self.always
         else:
+            candidates = self.patterns + self.by_key.get(subject.casefold(), [])
             entries = (
                 self.always
                 + self.by_name.get(subject, [])
-                + [e for e in self.patterns if e[1].matcher.matches(subject)]
+                + [e for e in candidates if e[1].matcher.matches(subject)]
             )
         ordered = tuple(sorted(entries, key=lambda e: e[0]))
         return ordered, any(e[1].condition is not None for e in ordered)

@@ -3,8 +3,9 @@
 A matcher tests the event's subject: the value of its catalogue `matcher_field` (a tool name, a
 session source, a trigger, …) in the Wave vocabulary; a dialect matcher translates it into its
 own (Copilot `bash`, Snow `terminal-execute`) itself. `names` lists the subjects it matches
-exactly, so the engine can index them; a `dynamic` matcher needs the whole payload (Snow's
-`key:pattern` parts), so the engine asks it on every dispatch instead of memoising.
+exactly and `keys` the case-folded ones it might match, so the engine can index them; a
+`dynamic` matcher needs the whole payload (Snow's `key:pattern` parts), so the engine asks it on
+every dispatch instead of memoising.
 """
 
 from dataclasses import dataclass
@@ -21,6 +22,11 @@ class Matcher:
     @property
     def names(self) -> frozenset[str] | None:
         """Exact subjects, when that is all it matches; None otherwise."""
+        return None
+
+    @property
+    def keys(self) -> frozenset[str] | None:
+        """Case-folded subjects it may match (each confirmed with `matches`); None: any."""
         return None
 
     @property

@@ -19,6 +19,12 @@ from wavehost.hooks.matcher import Matcher
 _NAMES = re.compile(r"[A-Za-z0-9_\-]+(\|[A-Za-z0-9_\-]+)*")
 
 
+def _wave(name: str) -> str | None:
+    """The Wave tool a Copilot runtime name stands for, when that is its own name."""
+    wave = TOOLS.wave_name(name)
+    return wave if TOOLS.name(wave) == name else None
+
+
 class MatcherError(ValueError):
     pass
 
@@ -33,6 +39,20 @@ class CopilotMatcher(Matcher):
     @property
     def matches_all(self) -> bool:
         return self.regex is None and self.tokens is None
+
+    @property
+    def names(self) -> frozenset[str] | None:
+        """The Wave tool names a plain name list selects (for the engine's index)."""
+        if not self.tool:
+            return None
+        if self.tokens is not None:
+            runtime = (_wave(token) for token in self.tokens)
+            return self.tokens | {name for name in runtime if name is not None}
+        source = self.regex.pattern[3:-1] if self.regex is not None else ""
+        if self.claude or not _NAMES.fullmatch(source):
+            return None
+        found = [_wave(token) for token in source.split("|")]
+        return None if None in found else frozenset(n for n in found if n is not None)
 
     def matches(self, subject: str) -> bool:
         if self.tokens is not None:

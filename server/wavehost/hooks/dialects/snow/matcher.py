@@ -43,18 +43,27 @@ def _js_string(value: Any) -> str:
 class SnowMatcher(Matcher):
     parts: tuple[str, ...] = ()
     tool: bool = False  # a tool hook type: plain parts test the tool name
+    globs: re.Pattern[str] | None = None  # every part's glob in one pattern
 
     @property
     def matches_all(self) -> bool:
         return not self.parts
 
     @property
+    def keys(self) -> frozenset[str] | None:
+        """On tool hooks with only plain parts: the case-folded Wave tool names it can match."""
+        if not self.tool or any("*" in part or ":" in part for part in self.parts):
+            return None
+        return frozenset(TOOLS.wave_name(part.lower()).casefold() for part in self.parts if part)
+
+    @property
     def dynamic(self) -> bool:
         return bool(self.parts) and (not self.tool or any(":" in part for part in self.parts))
 
     def matches(self, subject: str) -> bool:
-        names = TOOLS.names(subject)
-        return any(_glob(part).match(name) for part in self.parts for name in names)
+        if self.globs is None:
+            return True
+        return any(self.globs.match(name) for name in TOOLS.names(subject))
 
     def matches_payload(self, subject: str | None, payload: HookInput | None) -> bool:
         if not self.parts:
@@ -79,4 +88,6 @@ class SnowMatcher(Matcher):
 def compile_matcher(source: str | None, tool: bool) -> SnowMatcher:
     if source is None or source == "":
         return SnowMatcher(source, tool=tool)
-    return SnowMatcher(source, tuple(part.strip() for part in source.split(",")), tool)
+    parts = tuple(part.strip() for part in source.split(","))
+    either = "|".join(_glob(part).pattern for part in parts)
+    return SnowMatcher(source, parts, tool, re.compile(f"(?:{either})", re.IGNORECASE))
