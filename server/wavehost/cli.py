@@ -83,6 +83,12 @@ def _parser() -> argparse.ArgumentParser:
     web.add_argument("--open", action="store_true", help="open the page in the default browser")
     web.add_argument("--locale", default=None, help="UI locale, e.g. zh-CN (default: $LANG)")
     web.add_argument(
+        "--token",
+        default=None,
+        help="the secret the page needs (default: $WAVEHOST_TOKEN, else a new random one); "
+        "prefer the variable: other local users can read a command line",
+    )
+    web.add_argument(
         "--serve-command",
         default=None,
         help="how to start the language server (default: this Python's `-m wavehost serve`)",
@@ -146,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return serve(args.log_level)
     if args.command == "protocol-schema":
-        from wavehost.lsp.protocol import protocol_schema
+        from wavehost.protocol.schema import protocol_schema
 
         print(json.dumps(protocol_schema(), indent=2, ensure_ascii=False))
         return 0
@@ -156,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "web":
         from wavehost.web.app import main as web_main  # aiohttp only when it is needed
 
-        return web_main(project, args.port, args.open, args.locale, args.serve_command)
+        return web_main(project, args.port, args.open, args.locale, args.serve_command, args.token)
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)
     import anyio
@@ -184,9 +190,10 @@ def _chat(args: argparse.Namespace) -> int:
 
 def _list(project: Path, *, as_json: bool) -> int:
     from wavehost.hooks.sources import load_hook_config
-    from wavehost.settings.listing import list_hooks
+    from wavehost.protocol.settings import HooksListResult
+    from wavehost.settings.listing import listing_of
 
-    result = list_hooks(load_hook_config(project), project)
+    result = HooksListResult.of(listing_of(load_hook_config(project), project))
     if as_json:
         print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
         return 0
