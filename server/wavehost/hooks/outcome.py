@@ -6,13 +6,17 @@ Snow). The session applies the result; nothing here touches a UI or a conversati
 """
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.payloads import HookInput
 from wavehost.wire import WireModel
 
+if TYPE_CHECKING:
+    from wavehost.hooks.runner import HookRun
+
 PermissionDecision = Literal["allow", "deny", "ask"]
+NoticeLevel = Literal["info", "warning", "error"]
 DECISION_RANK: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
 NO_STDERR = "No stderr output"
 
@@ -26,11 +30,23 @@ def system_reminder(text: str) -> str:
 class Notice(WireModel):
     """A line for the user only; never sent to the model."""
 
-    level: Literal["info", "warning", "error"]
+    level: NoticeLevel
     text: str
     event: str
     command: str | None = None
     exit_code: int | None = None
+
+    @classmethod
+    def of_run(
+        cls, level: NoticeLevel, text: str, run: "HookRun", exit_code: int | None = None
+    ) -> "Notice":
+        """About one hook run: its event as its file names it, its command and exit code."""
+        handler = run.handler
+        code = run.exit_code if exit_code is None else exit_code
+        return cls(
+            level=level, text=text, event=handler.event_name, command=handler.command,
+            exit_code=code,
+        )  # fmt: skip
 
 
 class RunSummary(WireModel):

@@ -12,14 +12,14 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.dialects.copilot.events import TOOLS, is_pascal
 from wavehost.hooks.dialects.copilot.payloads import result_text
 from wavehost.hooks.dialects.wave.outcome import summary
-from wavehost.hooks.outcome import Notice, Outcome, PermissionDecision
+from wavehost.hooks.outcome import Notice, NoticeLevel, Outcome, PermissionDecision
 from wavehost.hooks.runner import HookRun
 
 log = logging.getLogger(__name__)
@@ -141,16 +141,8 @@ class _Builder:
     def key(self) -> str:
         return self.event.name
 
-    def notice(self, level: Literal["info", "warning", "error"], text: str, run: HookRun) -> None:
-        self.notices.append(
-            Notice(
-                level=level,
-                text=text,
-                event=run.handler.event_name,
-                command=run.handler.command,
-                exit_code=run.exit_code,
-            )
-        )
+    def notice(self, level: NoticeLevel, text: str, run: HookRun) -> None:
+        self.notices.append(Notice.of_run(level, text, run))
 
     def build(self, runs: Sequence[HookRun]) -> Outcome:
         return Outcome(

@@ -11,12 +11,18 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.dialects.wave.outcome import summary
-from wavehost.hooks.outcome import Notice, Outcome, PermissionDecision, QuestionAnswer
+from wavehost.hooks.outcome import (
+    Notice,
+    NoticeLevel,
+    Outcome,
+    PermissionDecision,
+    QuestionAnswer,
+)
 from wavehost.hooks.runner import HookRun
 
 log = logging.getLogger(__name__)
@@ -161,12 +167,8 @@ class _Builder:
     meta: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
 
-    def notice(self, level: Literal["info", "warning", "error"], text: str, r: Result) -> None:
-        self.notices.append(
-            Notice(
-                level=level, text=text, event=self.hook_type, command=r.command, exit_code=r.code
-            )
-        )
+    def notice(self, level: NoticeLevel, text: str, r: Result) -> None:
+        self.notices.append(Notice.of_run(level, text, r.run, exit_code=r.code))
 
     def build(self, runs: Sequence[HookRun]) -> Outcome:
         return Outcome(

@@ -16,6 +16,7 @@ from wavehost.hooks.outcome import (
     DECISION_RANK,
     NO_STDERR,
     Notice,
+    NoticeLevel,
     Outcome,
     PermissionDecision,
     RunSummary,
@@ -117,17 +118,8 @@ class _Builder:
     failures: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
 
-    def notice(self, level: Literal["info", "warning", "error"], text: str, run: HookRun) -> None:
-        command = run.handler.command
-        self.notices.append(
-            Notice(
-                level=level,
-                text=text,
-                event=self.event.name,
-                command=command,
-                exit_code=run.exit_code,
-            )
-        )
+    def notice(self, level: NoticeLevel, text: str, run: HookRun) -> None:
+        self.notices.append(Notice.of_run(level, text, run))
 
     def failure(self, run: HookRun, text: str) -> None:
         """A non-blocking error: shown to the user (or only logged where the seed says so)."""
