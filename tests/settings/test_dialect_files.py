@@ -9,6 +9,7 @@ import pytest
 
 from tests.workspace import Workspace
 from wavehost import paths
+from wavehost.protocol.settings import HooksListResult
 from wavehost.settings.errors import SettingsError
 from wavehost.settings.service import SettingsService
 
@@ -71,7 +72,7 @@ def files(workspace: Workspace) -> dict[str, Path]:
 def test_all_three_dialects_are_listed_together_with_badge_source_and_file(
     workspace: Workspace, files: dict[str, Path]
 ) -> None:
-    listing = _service(workspace).list_hooks()
+    listing = HooksListResult.of(_service(workspace).list_hooks())  # what the page gets
     rows = [(h.dialect, h.source, h.event, h.catalogue_event, h.command, h.path)
             for h in listing.hooks]  # fmt: skip
     assert rows == [
@@ -102,9 +103,13 @@ def test_the_files_of_every_dialect_can_be_opened(
         assert service.config_file(str(path)).exists
 
 
+def _id(service: SettingsService, command: str) -> str:
+    return next(h.handler.id for h in service.list_hooks().hooks if h.handler.command == command)
+
+
 def _delete(workspace: Workspace, command: str) -> None:
     service = _service(workspace)
-    service.delete(next(h.id for h in service.list_hooks().hooks if h.command == command))
+    service.delete(_id(service, command))
 
 
 def test_deleting_a_copilot_entry_keeps_every_other_byte(
@@ -144,14 +149,14 @@ def test_deleting_snow_actions_keeps_the_file_loadable(
     assert json.loads(files["snow_bare"].read_text()) == []  # the rule went with its last action
     _delete(workspace, "下一步？")
     assert json.loads(files["snow_object"].read_text()) == {"onStop": []}
-    assert _service(workspace).list_hooks().diagnostics == []
+    assert _service(workspace).list_hooks().diagnostics == ()
 
 
 def test_an_entry_changed_on_disk_since_listing_is_a_conflict_and_nothing_is_written(
     workspace: Workspace, files: dict[str, Path]
 ) -> None:
     service = _service(workspace)
-    hook_id = next(h.id for h in service.list_hooks().hooks if h.command == "git stash")
+    hook_id = _id(service, "git stash")
     changed = SNOW_BARE.replace("git stash", "git stash -u")
     files["snow_bare"].write_text(changed)
     with pytest.raises(SettingsError) as caught:
@@ -168,10 +173,10 @@ def test_a_read_only_dialect_file_cannot_be_changed(
     files["copilot"].parent.chmod(0o555)
     try:
         service = _service(workspace)
-        hook = next(h for h in service.list_hooks().hooks if h.command == "./guard.sh")
+        hook = next(h for h in service.list_hooks().hooks if h.handler.command == "./guard.sh")
         assert hook.read_only
         with pytest.raises(SettingsError) as caught:
-            service.delete(hook.id)
+            service.delete(hook.handler.id)
         assert caught.value.reason == "readOnly"
         assert files["copilot"].read_text() == COPILOT_TEXT
     finally:
@@ -186,4 +191,4 @@ def test_a_new_copilot_file_changes_what_the_list_depends_on(
     workspace.write(paths.copilot_project_hooks(workspace.project) / "sub" / "more.json",
                     {"hooks": {"agentStop": [{"bash": "x"}]}})  # fmt: skip
     assert service.inputs().snapshot() != before
-    assert "x" in [h.command for h in service.list_hooks().hooks]
+    assert "x" in [h.handler.command for h in service.list_hooks().hooks]
