@@ -26,8 +26,8 @@ export function listing(): HooksListResult {
   return {
     project: { dir: "/work/demo", name: "demo" },
     configFiles: [
-      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, dialect: "wave" },
-      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, dialect: "wave" },
+      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null, dialect: "wave" },
+      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null, dialect: "wave" },
       {
         source: "project",
         path: "/work/demo/.wave/settings.local.json",
@@ -35,9 +35,11 @@ export function listing(): HooksListResult {
         readOnly: false,
         error: "Expecting ',' delimiter: line 3 column 5",
         plugin: null,
+        untrusted: null,
+        ignoredSettings: null,
         dialect: "wave",
       },
-      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, error: null, plugin: "fmt", dialect: "wave" },
+      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, error: null, plugin: "fmt", untrusted: null, ignoredSettings: null, dialect: "wave" },
     ],
     hooks: [
       hook({ id: "u1", source: "user", event: "Stop", matcher: null, command: "notify-send done", timeout: 5 }),

@@ -6,15 +6,18 @@ message) and is skipped; everything else still loads. `hooks.sources.load_hook_c
 dialects together.
 """
 
+import dataclasses
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from wavehost.hooks.catalogue import Event
+from wavehost.hooks.safe_read import JsonRead, read_json
 
 if TYPE_CHECKING:
     from wavehost.hooks.matcher import Matcher
@@ -42,6 +45,8 @@ class ConfigFile:
     read_only: bool
     error: str | None = None
     plugin: str | None = None
+    untrusted: bool = False  # a project file of an untrusted workspace: listed, never applied
+    ignored: tuple[str, ...] = ()  # the settings it sets that are not applied (untrusted)
     dialect: DialectName = "wave"
 
 
@@ -108,20 +113,6 @@ class HookConfig:
         )
 
 
-def pointer_join(*parts: str | int) -> str:
-    """A JSON pointer (RFC 6901) from its parts."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
-def pointer_split(pointer: str) -> list[str | int]:
-    """The parts of a JSON pointer; all-digit parts are list indexes."""
-    parts: list[str | int] = []
-    for raw in pointer.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        parts.append(int(part) if part.isdigit() else part)
-    return parts
-
-
 def fingerprint(event: str, matcher: str | None, raw: Any) -> str:
     """What makes two entries "the same hook": its event key, matcher and entry JSON."""
     canonical = json.dumps([event, matcher, raw], sort_keys=True, ensure_ascii=False)
@@ -132,12 +123,19 @@ def handler_id(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:20]
 
 
-def kind_of(value: Any) -> str:
-    """A JSON value's kind in words, for messages."""
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    return names.get(type(value), "a number" if isinstance(value, int | float) else "a value")
+def identified(handlers: list[HookHandler], *where: str) -> list[HookHandler]:
+    """Give each handler of one file its id: the file (`where`), its position, its content, and
+    how many identical entries the file has. The count makes ids unreusable: when one of two
+    identical entries is deleted, the other moves up to its position but does not take over its
+    id, so a retried or doubled delete finds nothing instead of deleting the twin."""
+    twins = Counter(h.fingerprint for h in handlers)
+    return [
+        dataclasses.replace(
+            h,
+            id=handler_id(h.dialect, *where, h.pointer, h.fingerprint, str(twins[h.fingerprint])),
+        )
+        for h in handlers
+    ]
 
 
 @dataclass(frozen=True)
@@ -149,49 +147,36 @@ class Loaded:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
-def read_json(
+def read_problems(read: JsonRead, error: str | None) -> list[Diagnostic]:
+    """A file's own problems: why it cannot be used, else its warnings (duplicate keys)."""
+    if error is not None:
+        return [Diagnostic(str(read.path), None, error)]
+    return [Diagnostic(str(read.path), at or None, message) for at, message in read.warnings]
+
+
+def read_config(
     source: Source,
     path: Path,
     *,
-    read_only: bool = False,
-    plugin: str | None = None,
-    dialect: DialectName = "wave",
+    dialect: DialectName,
+    untrusted: bool = False,
     empty: Any = None,
 ) -> Loaded:
-    """Read one JSON config file. A missing file is normal; anything else wrong is reported.
-
-    A blank file reads as `empty`. The document may be any JSON value: each dialect checks the
-    shape it expects.
-    """
-
-    def failed(message: str) -> Loaded:
-        file = ConfigFile(source, path, True, _read_only(path, read_only), message, plugin, dialect)
-        return Loaded(file, None, (Diagnostic(str(path), None, message),))
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Loaded(ConfigFile(source, path, False, read_only, None, plugin, dialect), None)
-    except (OSError, UnicodeDecodeError) as err:
-        return failed(f"cannot read: {err.strerror if isinstance(err, OSError) else err}")
-    file = ConfigFile(source, path, True, _read_only(path, read_only), None, plugin, dialect)
-    if not text.strip():
-        return Loaded(file, empty)
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as err:
-        return failed(f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}")
-    return Loaded(file, document)
+    """Read one JSON config file of another dialect safely (`safe_read`): a missing file is
+    normal, anything else wrong is reported. A blank file reads as `empty`; the document may be
+    any JSON value (each dialect checks the shape it expects)."""
+    read = read_json(path)
+    if not read.exists:
+        return Loaded(ConfigFile(source, path, False, False, dialect=dialect), None)
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    file = ConfigFile(
+        source, path, True, not writable, read.error, untrusted=untrusted, dialect=dialect
+    )
+    document = empty if read.text is not None and not read.text.strip() else read.document
+    return Loaded(file, None if read.error else document, tuple(read_problems(read, read.error)))
 
 
 def failed_file(loaded: Loaded, message: str) -> Loaded:
     """`loaded` marked unusable with `message` (a file whose JSON has the wrong shape)."""
-    f = loaded.file
-    file = ConfigFile(f.source, f.path, f.exists, f.read_only, message, f.plugin, f.dialect)
-    return Loaded(file, None, (*loaded.diagnostics, Diagnostic(str(f.path), None, message)))
-
-
-def _read_only(path: Path, forced: bool) -> bool:
-    if forced:
-        return True
-    return not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+    file = dataclasses.replace(loaded.file, error=message)
+    return Loaded(file, None, (*loaded.diagnostics, Diagnostic(str(file.path), None, message)))

@@ -27,6 +27,16 @@ class ConfigFileEntry(WireModel):
     error: str | None = None
     plugin: str | None = None
     dialect: HookDialect = Field(default="wave", description="Whose format the file is in")
+    untrusted: bool | None = Field(
+        default=None,
+        description="True: a project file of an untrusted workspace; it is listed, nothing in it "
+        "is applied",
+    )
+    ignored_settings: list[str] | None = Field(
+        default=None,
+        description="The settings this (untrusted) file sets that are not applied, e.g. "
+        '["hooks", "disableAllHooks", "provider"]',
+    )
 
     @classmethod
     def of(cls, listed: ListedFile) -> Self:
@@ -39,6 +49,8 @@ class ConfigFileEntry(WireModel):
             error=file.error,
             plugin=file.plugin,
             dialect=file.dialect,
+            untrusted=file.untrusted or None,
+            ignored_settings=list(file.ignored) or None,
         )
 
 

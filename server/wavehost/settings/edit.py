@@ -1,9 +1,13 @@
 """Deleting one hook from its settings file, safely.
 
-The file is re-read under a lock and the entry checked against the fingerprint it had when it was
-listed: if it changed or moved, nothing is written (`conflict`). The entry is cut out of the text
-(`jsontext`), so every other byte stays; a group left without handlers and an event left without
-groups go too. The result is written atomically (`files`).
+Under the folder's lock the file is read (bounded, like every config read) and the entry looked
+up by its id, read as its dialect reads the file: if it changed, moved, or lost an identical twin
+since it was listed, nothing is written (`conflict`). The entry is cut out of the text
+(`jsontext`), so every other byte stays, a byte-order mark too; a group (matcher group, Snow
+rule) left without hooks and an event left without entries go too.
+The result replaces the file only if the file is still the version that was read (`files`): an
+editor that does not take the lock may have written meanwhile; then the delete starts over from
+the new text, a few times, before it answers `conflict`.
 """
 
 import errno
@@ -12,12 +16,21 @@ import os
 from pathlib import Path
 from typing import Any
 
-from wavehost.hooks.config import HookHandler, fingerprint, pointer_split
+from wavehost.hooks.config import HookHandler
+from wavehost.hooks.dialects import DIALECTS
+from wavehost.hooks.jsonpointer import pointer_split
+from wavehost.hooks.safe_read import JsonRead, read_json
 from wavehost.settings.errors import SettingsError
-from wavehost.settings.files import locked_directory, replace_atomically
+from wavehost.settings.files import (
+    FileVersion,
+    locked_directory,
+    remove_stale_temps,
+    replace_if_unchanged,
+)
 from wavehost.settings.jsontext import Key, remove_member
 
 RELOAD = "Reload the list and try again."
+ATTEMPTS = 5  # reads of a file that keeps changing under a delete, before `conflict`
 
 
 def delete_handler(handler: HookHandler) -> None:
@@ -28,13 +41,19 @@ def delete_handler(handler: HookHandler) -> None:
     target = listed.resolve()  # a symlinked settings file (dotfiles): edit the file it points to
     try:
         with locked_directory(target.parent):
-            text = _read(target, listed)
-            document = _parse(text, listed)
-            path = _removal_path(document, handler)
-            edited = _edited(text, document, path, listed)
-            if not os.access(target, os.W_OK):
-                raise PermissionError
-            replace_atomically(target, edited.encode("utf-8"))
+            remove_stale_temps(target)
+            for _ in range(ATTEMPTS):
+                read = _read(target, listed)
+                document = _document(read, listed)
+                path = _removal_path(document, handler)
+                assert read.text is not None
+                assert read.data is not None
+                assert read.stat is not None
+                edited = read.encode(_edited(read.text, document, path, listed))
+                if not os.access(target, os.W_OK):
+                    raise PermissionError
+                if replace_if_unchanged(target, FileVersion.of(read.stat, read.data), edited):
+                    return
     except FileNotFoundError as err:
         message = f"{listed} no longer exists, so the hook is already gone. {RELOAD}"
         raise SettingsError("notFound", message, listed) from err
@@ -47,69 +66,60 @@ def delete_handler(handler: HookHandler) -> None:
             raise SettingsError("readOnly", message, listed) from err
         message = f"Could not update {listed}: {err.strerror or err}."
         raise SettingsError("ioError", message, listed) from err
+    message = f"{listed} kept changing while the hook was being deleted. {RELOAD}"
+    raise SettingsError("conflict", message, listed)
 
 
-def _read(target: Path, listed: Path) -> str:
-    data = target.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        message = f"{listed} is not UTF-8 text ({err.reason} at byte {err.start}); fix it first."
-        raise SettingsError("malformedConfig", message, listed) from err
+def _read(target: Path, listed: Path) -> JsonRead:
+    read = read_json(target)
+    if not read.exists:
+        raise FileNotFoundError(errno.ENOENT, "no such file", str(target))
+    problem = read.problem
+    if problem is None:
+        return read
+    if problem.kind == "permission":
+        message = f"No permission to read {listed}."
+        raise SettingsError("permissionDenied", message, listed)
+    if problem.kind in ("io", "notRegular", "tooLarge"):
+        raise SettingsError("ioError", f"Could not update {listed}: {problem.message}.", listed)
+    message = f"{listed}: {problem.message}. Fix it before deleting hooks from it."
+    raise SettingsError("malformedConfig", message, listed)
 
 
-def _parse(text: str, listed: Path) -> Any:
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as err:
-        message = (
-            f"{listed} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}); "
-            "fix it before deleting hooks from it."
-        )
-        raise SettingsError("malformedConfig", message, listed) from err
-    if not isinstance(document, dict | list):
+def _document(read: JsonRead, listed: Path) -> Any:
+    if not isinstance(read.document, dict | list):
         message = f"{listed} must contain a JSON object; fix it before deleting hooks from it."
         raise SettingsError("malformedConfig", message, listed)
-    return document
+    return read.document
 
 
 def _at(document: Any, parts: list[Key]) -> Any:
-    """The value at `parts`, or None when the path does not exist (any more)."""
+    """The value at `parts` (the handler's own file was re-read, so the path is there)."""
     node = document
     for part in parts:
-        in_list = isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node)
-        in_object = isinstance(part, str) and isinstance(node, dict) and part in node
-        if not (in_list or in_object):
-            return None
         node = node[part]
     return node
 
 
 def _removal_path(document: Any, handler: HookHandler) -> list[Key]:
     """What to cut: the hook; its group (matcher group, Snow rule) when it is the group's last
-    hook; and then the event's list when that is left empty — unless the list is the file's
-    own top level (a Snow file keeps `[]` or `{"<type>": []}`)."""
-    conflict = SettingsError(
-        "conflict",
-        f"This hook changed or moved in {handler.path} since the list was loaded. {RELOAD}",
-        handler.path,
-    )
-    parts = pointer_split(handler.pointer)
-    entry = _at(document, parts)
-    group_parts = pointer_split(handler.group_pointer) if handler.group_pointer else None
-    group = _at(document, group_parts) if group_parts is not None else None
-    if entry is None or not parts or not isinstance(parts[-1], int):
-        raise conflict
-    if group_parts is not None and not (isinstance(group, dict) and parts[:-2] == group_parts):
-        raise conflict
-    matcher = group.get("matcher") if isinstance(group, dict) else None
-    if fingerprint(handler.event_name, matcher, entry) != handler.fingerprint:
-        raise conflict
-    path = parts
-    if group_parts is not None and len(_at(document, parts[:-1]) or []) == 1:
-        path = group_parts  # the group's last hook: the group goes with it
+    hook; and then the event's list when that is left empty — unless the list is the file's own
+    top level (a Snow file keeps `[]` or `{"<type>": []}`)."""
+    assert handler.path is not None
+    assert handler.source != "programmatic"
+    now = DIALECTS[handler.dialect].handlers_in(handler.source, handler.path, document)
+    if not any(h.id == handler.id for h in now):
+        raise SettingsError(
+            "conflict",
+            f"This hook changed or moved in {handler.path} since the list was loaded. {RELOAD}",
+            handler.path,
+        )
+    # The id is still there, so the pointers lead to that hook in its group.
+    path = pointer_split(handler.pointer)
+    if handler.group_pointer is not None and len(_at(document, path[:-1])) == 1:
+        path = pointer_split(handler.group_pointer)  # its last hook: the group goes with it
     container = path[:-1]
-    if len(container) >= 2 and len(_at(document, container) or []) == 1:
+    if len(container) >= 2 and len(_at(document, container)) == 1:
         path = container  # the event is left without entries: its key goes too
     return path
 

@@ -9,10 +9,10 @@ function — what the results mean (`interpret`).
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import ConfigFile, Diagnostic, DialectName, HookHandler
+from wavehost.hooks.config import ConfigFile, Diagnostic, DialectName, HookHandler, Source
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, Launch
@@ -37,6 +37,11 @@ class Dialect(Protocol):
 
     def load(self, project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
         """Read this dialect's files; never raises for bad configuration."""
+        ...
+
+    def handlers_in(self, source: Source, path: Path, document: Any) -> list[HookHandler]:
+        """The hooks one of its files defines, given that file's JSON, with the ids a list
+        gives them (a delete checks its hook is still there)."""
         ...
 
     def stdin(self, handler: HookHandler, payload: HookInput) -> bytes:

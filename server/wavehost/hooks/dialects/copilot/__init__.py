@@ -12,10 +12,11 @@ import json
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import DialectName, HookHandler
+from wavehost.hooks.config import DialectName, HookHandler, Source
 from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.copilot import outcome, payloads, sources
 from wavehost.hooks.dialects.copilot.events import EVENT_KEYS, TOOLS
@@ -35,6 +36,9 @@ class CopilotDialect:
 
     def load(self, project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
         return sources.load(project_dir, home, trusted)
+
+    def handlers_in(self, source: Source, path: Path, document: Any) -> list[HookHandler]:
+        return sources.handlers_in(source, path, document)
 
     def stdin(self, handler: HookHandler, payload: p.HookInput) -> bytes:
         document = payloads.render(handler.event_name, payload)

@@ -27,14 +27,14 @@ from wavehost.hooks.config import (
     Source,
     failed_file,
     fingerprint,
-    handler_id,
-    kind_of,
-    pointer_join,
-    read_json,
+    identified,
+    read_config,
 )
 from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.copilot.events import CONDITIONS, EVENT_KEYS, is_pascal
 from wavehost.hooks.dialects.copilot.matcher import MatcherError, compile_matcher
+from wavehost.hooks.jsonpointer import pointer_join
+from wavehost.hooks.settings_files import kind_of
 
 MAX_FILES = 256  # per folder tree: a hostile tree cannot make every load slow
 MAX_DEPTH = 8
@@ -63,7 +63,7 @@ def hook_files(root: Path) -> tuple[list[Path], list[Path], bool]:
             try:
                 if entry.is_dir(follow_symlinks=False):
                     subfolders.append(Path(entry.path))
-                elif entry.name.endswith(".json") and entry.is_file():
+                elif entry.name.endswith(".json"):  # not a regular file: the read says so
                     if len(files) >= MAX_FILES:
                         cut = True
                         return
@@ -106,7 +106,8 @@ class _FileReader:
                 self._entry(event, key, entry, ("hooks", key, index))
             (pascal if is_pascal(key) else camel).extend(self.handlers[before:])
             del self.handlers[before:]
-        self.handlers = camel + pascal  # an event's camelCase entries run first
+        # an event's camelCase entries run first
+        self.handlers = identified(camel + pascal, self.source, str(self.path))
 
     def _entry(self, event: Event, key: str, raw: Any, at: tuple[str | int, ...]) -> None:
         where = pointer_join(*at)
@@ -162,7 +163,7 @@ class _FileReader:
         env = raw.get("env")
         self.handlers.append(
             HookHandler(
-                id=handler_id("copilot", self.source, str(self.path), where, content),
+                id="",  # see `identified`
                 event=event,
                 matcher=matcher,
                 command=display,
@@ -237,7 +238,7 @@ def _command(raw: Mapping[str, Any]) -> tuple[tuple[str, ...] | None, str | None
 
 def _read_file(source: Source, path: Path, untrusted: bool) -> tuple[ConfigFile, _FileReader]:
     reader = _FileReader(source, path, untrusted)
-    loaded = read_json(source, path, dialect="copilot", empty={})
+    loaded = read_config(source, path, dialect="copilot", untrusted=untrusted, empty={})
     document = loaded.document
     problem = None
     if document is not None:
@@ -253,9 +254,22 @@ def _read_file(source: Source, path: Path, untrusted: bool) -> tuple[ConfigFile,
     if problem is not None:
         loaded = failed_file(loaded, problem)
     reader.diagnostics.extend(loaded.diagnostics)
-    if loaded.document is not None and loaded.document.get("disableAllHooks") is not True:
-        reader.read(loaded.document.get("hooks", {}))
+    handlers_of(reader, loaded.document)
     return loaded.file, reader
+
+
+def handlers_of(reader: _FileReader, document: Any) -> None:
+    if isinstance(document, dict) and document.get("disableAllHooks") is not True:
+        hooks = document.get("hooks", {})
+        if isinstance(hooks, dict) and all(isinstance(v, list) for v in hooks.values()):
+            reader.read(hooks)
+
+
+def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
+    """The hooks a Copilot hooks document at `path` defines, with the ids a list gives them."""
+    reader = _FileReader(source, path, untrusted=False)
+    handlers_of(reader, document)
+    return reader.handlers
 
 
 def _tree(

@@ -17,11 +17,12 @@ import shlex
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
-from wavehost.hooks.config import DialectName, HookHandler
+from wavehost.hooks.config import DialectName, HookHandler, Source
 from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.snow import outcome, payloads, sources
 from wavehost.hooks.dialects.snow.events import SESSION_TYPES, TYPES
@@ -62,6 +63,9 @@ class SnowDialect:
         if handler.event_name not in SESSION_TYPES:
             ctx.pop("sessionId", None)
         return payloads.enrich(ctx, payload.cwd)
+
+    def handlers_in(self, source: Source, path: Path, document: Any) -> list[HookHandler]:
+        return sources.handlers_in(source, path, document)
 
     def stdin(self, handler: HookHandler, payload: p.HookInput) -> bytes:
         return payloads.compact(self._stdin_doc(handler, payload)).encode("utf-8")

@@ -9,6 +9,7 @@ listed as disabled). The rules the seed gives are enforced with a diagnostic: `p
 Project files obey workspace trust.
 """
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +24,8 @@ from wavehost.hooks.config import (
     Source,
     failed_file,
     fingerprint,
-    handler_id,
-    kind_of,
-    pointer_join,
-    read_json,
+    identified,
+    read_config,
 )
 from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.snow.events import (
@@ -37,6 +36,8 @@ from wavehost.hooks.dialects.snow.events import (
     TYPES,
 )
 from wavehost.hooks.dialects.snow.matcher import compile_matcher
+from wavehost.hooks.jsonpointer import pointer_join
+from wavehost.hooks.settings_files import kind_of
 
 FIELD_OF: dict[HandlerKind, str] = {"command": "command", "prompt": "prompt", "context": "content"}
 
@@ -57,6 +58,7 @@ class _FileReader:
     def read(self, rules: list[Any]) -> None:
         for index, rule in enumerate(rules):
             self._rule(rule, (*self.prefix, index))
+        self.handlers = identified(self.handlers, self.source, str(self.path))
 
     def _rule(self, rule: Any, at: tuple[str | int, ...]) -> None:
         where = pointer_join(*at)
@@ -93,7 +95,7 @@ class _FileReader:
             event = TYPES[self.hook_type]
             self.handlers.append(
                 HookHandler(
-                    id=handler_id("snow", self.source, str(self.path), action_at, content),
+                    id="",  # see `identified`
                     event=event,
                     matcher=matcher,
                     command=action[FIELD_OF[kind]],
@@ -145,7 +147,7 @@ class _FileReader:
 def _read_file(
     source: Source, path: Path, hook_type: str, untrusted: bool
 ) -> tuple[ConfigFile, _FileReader]:
-    loaded = read_json(source, path, dialect="snow", empty=[])
+    loaded = read_config(source, path, dialect="snow", untrusted=untrusted, empty=[])
     document = loaded.document
     reader = _FileReader(source, path, hook_type, untrusted)
     rules: list[Any] | None = None
@@ -170,6 +172,20 @@ def _read_file(
     return loaded.file, reader
 
 
+def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
+    """The hooks a Snow hook file's document defines, with the ids a list gives them."""
+    hook_type = path.stem
+    reader = _FileReader(source, path, hook_type, untrusted=False)
+    if hook_type not in TYPES:
+        return []
+    if isinstance(document, list):
+        reader.read(document)
+    elif isinstance(document, dict) and isinstance(document.get(hook_type), list):
+        reader.prefix = (hook_type,)
+        reader.read(document[hook_type])
+    return reader.handlers
+
+
 def load(project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
     roots: list[tuple[Source, Path]] = []
     if project_dir is not None:
@@ -181,10 +197,7 @@ def load(project_dir: Path | None, home: Path | None, trusted: bool) -> DialectS
     for source, root in roots:
         for hook_type in TYPES:
             path = root / f"{hook_type}.json"
-            if not path.is_file():
-                if path.exists() or path.is_symlink():  # a folder, a dangling link, a fifo …
-                    message = "not a regular file; it is ignored"
-                    diagnostics.append(Diagnostic(str(path), None, message))
+            if not os.path.lexists(path):
                 continue
             untrusted = not trusted and source == "project"
             file, reader = _read_file(source, path, hook_type, untrusted)

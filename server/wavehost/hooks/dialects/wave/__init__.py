@@ -2,9 +2,10 @@
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from wavehost.hooks.catalogue import WAVE_EVENTS, Event
-from wavehost.hooks.config import DialectName, HookHandler
+from wavehost.hooks.config import DialectName, HookHandler, Source
 from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.wave import outcome, sources
 from wavehost.hooks.outcome import Outcome
@@ -20,6 +21,9 @@ class WaveDialect:
     def load(self, project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
         found = sources.load(project_dir, home=home, trusted=trusted)
         return DialectSources(found.handlers, found.files, found.diagnostics)
+
+    def handlers_in(self, source: Source, path: Path, document: Any) -> list[HookHandler]:
+        return sources.handlers_in(source, path, document)
 
     def stdin(self, handler: HookHandler, payload: HookInput) -> bytes:
         return payload.to_stdin()

@@ -2,11 +2,12 @@
 
 `{"hooks": {Event: [{"matcher"?, "hooks": [handler…]}]}, "disableAllHooks"?: bool,
 "enabledPlugins"?: {name: bool}, "hookDialects"?: {dialect: bool}}`. Order: programmatic,
-plugins, user, project, local.
+plugins, user, project, local. The settings files are read through `settings_files`, which
+applies workspace trust.
 """
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,16 +22,15 @@ from wavehost.hooks.config import (
     Diagnostic,
     DialectName,
     HookHandler,
-    Loaded,
     Source,
-    failed_file,
     fingerprint,
-    handler_id,
-    kind_of,
-    pointer_join,
-    read_json,
+    identified,
+    read_problems,
 )
 from wavehost.hooks.dialects.wave.matcher import WaveMatcher, compile_matcher
+from wavehost.hooks.jsonpointer import pointer_join
+from wavehost.hooks.safe_read import is_directory, read_json
+from wavehost.hooks.settings_files import SettingsFile, WaveSettings, kind_of, read_settings
 
 
 def _ran(payload: p.HookInput) -> bool:
@@ -90,6 +90,7 @@ class _Reader:
             else:
                 for index, group in enumerate(groups):
                     self._group(event, group, (*self.pointer_prefix, name, str(index)))
+        self.handlers = identified(self.handlers, self.source, self.label)
 
     def _group(self, event: Event, group: Any, at: tuple[str, ...]) -> None:
         where = pointer_join(*at)
@@ -128,7 +129,7 @@ class _Reader:
         content = fingerprint(event.name, matcher.source, raw)
         self.handlers.append(
             HookHandler(
-                id=handler_id(self.source, self.label, where, content),
+                id="",  # see `identified`
                 event=event,
                 matcher=matcher,
                 command=raw["command"],
@@ -187,11 +188,24 @@ def _suggest(name: str) -> str:
     return ""
 
 
-def _read_settings(source: Source, path: Path) -> Loaded:
-    loaded = read_json(source, path, empty={})
-    if loaded.document is not None and not isinstance(loaded.document, dict):
-        return failed_file(loaded, f"must contain a JSON object, not {kind_of(loaded.document)}")
-    return loaded
+def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
+    """The hooks a settings document at `path` defines, with the ids a list gives them."""
+    reader = _Reader(source, path)
+    if isinstance(document, Mapping) and "hooks" in document:
+        reader.read(document["hooks"])
+    return reader.handlers
+
+
+def _settings_file(file: SettingsFile) -> ConfigFile:
+    return ConfigFile(
+        file.source,
+        file.path,
+        file.read.exists,
+        file.read_only if file.read.exists else False,
+        error=file.error,
+        untrusted=not file.trusted,
+        ignored=file.ignored,
+    )
 
 
 @dataclass(frozen=True)
@@ -212,78 +226,67 @@ def load(
     programmatic: Mapping[str, Any] | None = None,
     trusted: bool = True,
 ) -> WaveSources:
-    settings: list[tuple[Source, Path]] = [("user", paths.user_settings(home))]
-    if project_dir is not None:
-        settings += [
-            ("project", paths.project_settings(project_dir)),
-            ("project", paths.local_settings(project_dir)),
-        ]
-    loaded = [_read_settings(source, path) for source, path in settings]
-
+    settings = read_settings(project_dir, home=home, trusted=trusted)
     readers: list[_Reader] = []
     if programmatic:
         reader = _Reader("programmatic", None, pointer_prefix=())
         reader.read(programmatic)
         readers.append(reader)
 
-    plugin_files, plugin_readers, plugin_problems = _plugins(loaded, home, trusted)
+    plugin_files, plugin_readers, plugin_problems = _plugins(settings, home)
     readers += plugin_readers
-    for item in loaded:
-        if item.document is not None and "hooks" in item.document:
-            reader = _Reader(item.file.source, item.file.path)
-            reader.untrusted = not trusted and item.file.source == "project"
-            reader.read(item.document["hooks"])
+    diagnostics: list[Diagnostic] = []
+    for file in settings.files:
+        diagnostics += read_problems(file.read, file.error)
+        document = file.document
+        if document is not None and "hooks" in document:
+            # An untrusted project's hooks are read to be listed; they never run.
+            reader = _Reader(file.source, file.path, untrusted=not file.trusted)
+            reader.read(document["hooks"])
             readers.append(reader)
 
-    dialects, dialect_problems = _dialect_switches(loaded[0])
-    diagnostics = [d for item in loaded for d in item.diagnostics] + plugin_problems
+    dialects, dialect_problems = _dialect_switches(settings)
+    diagnostics += plugin_problems
     diagnostics += [d for reader in readers for d in reader.diagnostics]
-    diagnostics += _switch_problems(loaded) + dialect_problems
+    diagnostics += _switch_problems(settings) + dialect_problems
     return WaveSources(
         handlers=tuple(h for reader in readers for h in reader.handlers),
-        files=tuple(item.file for item in loaded) + plugin_files,
+        files=tuple(_settings_file(file) for file in settings.files) + plugin_files,
         diagnostics=tuple(diagnostics),
-        hooks_disabled=_disable_all(loaded),
+        hooks_disabled=_disable_all(settings),
         dialects=dialects,
     )
 
 
-def _settings_values(loaded: list[Loaded], key: str) -> Iterator[tuple[Loaded, Any]]:
-    for item in loaded:
-        if item.document is not None and key in item.document:
-            yield item, item.document[key]
-
-
-def _disable_all(loaded: list[Loaded]) -> bool:
-    """`disableAllHooks` from the most specific file that sets it (local > project > user)."""
+def _disable_all(settings: WaveSettings) -> bool:
+    """`disableAllHooks` from the most specific trusted file that sets it (local > project >
+    user)."""
     value = False
-    for _, setting in _settings_values(loaded, "disableAllHooks"):
+    for _, setting in settings.values("disableAllHooks"):
         if isinstance(setting, bool):
             value = setting
     return value
 
 
-def _switch_problems(loaded: list[Loaded]) -> list[Diagnostic]:
+def _switch_problems(settings: WaveSettings) -> list[Diagnostic]:
     return [
-        Diagnostic(
-            str(item.file.path), "/disableAllHooks", '"disableAllHooks" must be true or false'
-        )
-        for item, setting in _settings_values(loaded, "disableAllHooks")
+        Diagnostic(str(file.path), "/disableAllHooks", '"disableAllHooks" must be true or false')
+        for file, setting in settings.values("disableAllHooks")
         if not isinstance(setting, bool)
     ]
 
 
-def _dialect_switches(user: Loaded) -> tuple[frozenset[DialectName], list[Diagnostic]]:
+def _dialect_switches(settings: WaveSettings) -> tuple[frozenset[DialectName], list[Diagnostic]]:
     """`hookDialects` of the user settings: `{"copilot": false}` turns Copilot's files off.
 
     Only the user's own settings decide: a project cannot switch a dialect on or off.
     """
     on = set(DIALECT_NAMES)
-    document = user.document
-    if document is None or DIALECTS_KEY not in document:
+    found = [(f, v) for f, v in settings.values(DIALECTS_KEY) if f.source == "user"]
+    if not found:
         return frozenset(on), []
-    setting = document[DIALECTS_KEY]
-    where = str(user.file.path)
+    user, setting = found[0]
+    where = str(user.path)
     others = [name for name in DIALECT_NAMES if name != "wave"]
     if not isinstance(setting, Mapping):
         names = ", ".join(others)
@@ -303,19 +306,17 @@ def _dialect_switches(user: Loaded) -> tuple[frozenset[DialectName], list[Diagno
 
 
 def _plugins(
-    loaded: list[Loaded], home: Path | None, trusted: bool
+    settings: WaveSettings, home: Path | None
 ) -> tuple[tuple[ConfigFile, ...], list[_Reader], list[Diagnostic]]:
     """Hooks of each plugin enabled in settings (`enabledPlugins`, later files override)."""
     enabled: dict[str, bool] = {}
     problems: list[Diagnostic] = []
-    for item, setting in _settings_values(loaded, "enabledPlugins"):
-        if not trusted and item.file.source == "project":
-            continue
+    for file, setting in settings.values("enabledPlugins"):
         if not isinstance(setting, Mapping) or not all(
             isinstance(v, bool) for v in setting.values()
         ):
             message = '"enabledPlugins" must be an object of plugin names to true/false'
-            problems.append(Diagnostic(str(item.file.path), "/enabledPlugins", message))
+            problems.append(Diagnostic(str(file.path), "/enabledPlugins", message))
             continue
         for key, on in setting.items():
             enabled[str(key).split("@", 1)[0]] = on
@@ -327,21 +328,23 @@ def _plugins(
         root = root_dir / name
         if not on:
             continue
-        if not root.is_dir():
+        if not is_directory(root):
             problems.append(
                 Diagnostic(str(root), None, f'enabled plugin "{name}" is not installed')
             )
             continue
         hooks_file = paths.plugin_hooks_file(root)
-        item = read_json("plugin", hooks_file, read_only=True, plugin=name, empty={})
-        if item.document is not None and not isinstance(item.document, dict):
-            item = failed_file(item, f"must contain a JSON object, not {kind_of(item.document)}")
-        if not item.file.exists:
+        read = read_json(hooks_file)
+        if not read.exists:
             continue
-        files.append(item.file)
-        problems += item.diagnostics
-        if item.document is not None and "hooks" in item.document:
+        document = read.document if isinstance(read.document, dict) else None
+        error = read.error
+        if error is None and document is None:
+            error = f"must contain a JSON object, not {kind_of(read.document)}"
+        files.append(ConfigFile("plugin", hooks_file, True, True, error=error, plugin=name))
+        problems += read_problems(read, error)
+        if document is not None and "hooks" in document:
             reader = _Reader("plugin", hooks_file, plugin=name, plugin_root=root)
-            reader.read(item.document["hooks"])
+            reader.read(document["hooks"])
             readers.append(reader)
     return tuple(files), readers, problems
