@@ -8,11 +8,11 @@ import anyio
 import pytest
 
 from tests.conftest import common, hooks_doc
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import StopInput
 from wavehost.hooks.runner import HookContext
+from wavehost.hooks.sources import load_hook_config
 
 
 def rewake_hook(command: str, **fields: Any) -> dict[str, Any]:

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from tests.conftest import common, hooks_doc, write_json
 from wavehost import paths
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import HookConfig, load_hook_config
+from wavehost.hooks.config import HookConfig
 from wavehost.hooks.engine import HookEngine
 from wavehost.hooks.payloads import StopInput
+from wavehost.hooks.sources import load_hook_config
 
 
 def commands(config: HookConfig) -> list[str]:

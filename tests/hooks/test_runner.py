@@ -11,10 +11,11 @@ import pytest
 
 from tests.conftest import common, hooks_doc
 from wavehost.hooks import runner
-from wavehost.hooks.config import HookHandler, load_hook_config
+from wavehost.hooks.config import HookHandler
 from wavehost.hooks.engine import run_all
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookContext, run_hook
+from wavehost.hooks.sources import load_hook_config
 
 
 @pytest.fixture(params=["pidfd", "thread"])

@@ -19,7 +19,7 @@ import pytest
 from tests.lsp.client import as_user, running_server
 from tests.reliability.bad_files import GOOD, ZOO, BadFile
 from tests.workspace import Workspace, hook
-from wavehost.hooks.config import load_hook_config
+from wavehost.hooks.sources import load_hook_config
 from wavehost.protocol import table
 from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings

@@ -28,10 +28,10 @@ from anyio.abc import TaskGroup
 from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
 from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.runner import HookContext
+from wavehost.hooks.sources import load_hook_config
 from wavehost.session import compaction, transcript
 from wavehost.session.actor import Actor
 from wavehost.session.agent_loop import AgentLoop
@@ -227,7 +227,7 @@ class ChatSession:
         context = HookContext(cwd=Path(payload.cwd), project_dir=self.root)
         shown = tuple(
             h.status_message
-            for h in self.engine.matching(event_of(payload), subject_of(payload))
+            for h in self.engine.matching(event_of(payload), subject_of(payload), payload)
             if h.status_message and not h.in_background
         )
         if not shown:
