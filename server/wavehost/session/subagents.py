@@ -83,7 +83,7 @@ class Subagents:
 
     def _actor(self, kind: AgentType, agent_id: str, workspace: Workspace) -> Actor:
         path = paths.agent_transcript_path(self.session.id, agent_id, self.home)
-        own = Workspace(workspace.root, workspace.cwd)
+        own = Workspace(workspace.root, workspace.cwd, workspace.env_file)
         created = transcript.now()
 
         def describe(messages: list[AnyMessage]) -> transcript.Transcript:
