@@ -1,20 +1,23 @@
 """What hook results mean: a pure function from (payload, raw runs) to an `Outcome`.
 
 The session applies the Outcome to its messages; nothing here touches a UI or a conversation.
-Texts are the seed's (and Claude Code's) exactly.
+Texts are the seed's (and Claude Code's) exactly. Every text a hook contributes (its stderr, its
+plain stdout, each string of its JSON output) is cut at `OUTPUT_CHARS`, Claude Code's cap, with
+a line saying so: a runaway hook cannot flood the model's context.
 """
 
-import json
+import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Annotated, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 from wavehost.hooks.catalogue import Event, OnExit2, OnStdout, event_of
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookRun
+from wavehost.hooks.safe_read import InvalidJsonError, parse
 from wavehost.wire import WireModel
 
 log = logging.getLogger(__name__)
@@ -23,6 +26,20 @@ PermissionDecision = Literal["allow", "deny", "ask"]
 _DECISION_RANK: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
 _LEGACY_DECISIONS = {"approve": "allow", "block": "deny"}  # Claude Code's older PreToolUse form
 NO_STDERR = "No stderr output"
+OUTPUT_CHARS = 10_000  # what one hook text may contribute (Claude Code's cap on a hook string)
+
+
+def capped(text: str) -> str:
+    """`text`, or its first `OUTPUT_CHARS` characters and a line saying how much was cut."""
+    if len(text) <= OUTPUT_CHARS:
+        return text
+    return (
+        f"{text[:OUTPUT_CHARS]}\n[hook output truncated: {len(text):,} characters, "
+        f"only the first {OUTPUT_CHARS:,} are shown]"
+    )
+
+
+HookText = Annotated[str, AfterValidator(capped)]
 
 
 def system_reminder(text: str) -> str:
@@ -72,25 +89,25 @@ class _PermissionBehavior(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     behavior: Literal["allow", "deny"]
-    message: str | None = None
+    message: HookText | None = None
 
 
 class _SpecificOutput(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     hookEventName: str | None = None  # noqa: N815 - the wire name
-    additionalContext: str | None = None  # noqa: N815
+    additionalContext: HookText | None = None  # noqa: N815
     permissionDecision: Literal["allow", "deny", "ask", "defer"] | None = None  # noqa: N815
-    permissionDecisionReason: str | None = None  # noqa: N815
+    permissionDecisionReason: HookText | None = None  # noqa: N815
     decision: _PermissionBehavior | None = None
 
 
 class _JsonOutput(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    systemMessage: str | None = None  # noqa: N815
+    systemMessage: HookText | None = None  # noqa: N815
     decision: str | None = None
-    reason: str | None = None
+    reason: HookText | None = None
     hookSpecificOutput: _SpecificOutput | None = None  # noqa: N815
 
 
@@ -109,8 +126,10 @@ def _read_stdout(stdout: str, event: Event) -> _Stdout:
     if not text.startswith("{"):
         return _Stdout(text)
     try:
-        raw: Any = json.loads(text)
-    except json.JSONDecodeError:
+        raw, _ = parse(text)
+    except InvalidJsonError as err:
+        if err.kind == "depth":
+            return _Stdout(text, True, error=f"invalid hook JSON output ({err.message})")
         log.debug("hook stdout starts with { but is not JSON; treating it as plain text")
         return _Stdout(text)
     try:
@@ -185,9 +204,9 @@ class _Builder:
         spec = self.event.spec
         if stdout.text and not stdout.is_json:
             if spec.on_stdout is OnStdout.CONTEXT:
-                self.plain.append(stdout.text)
+                self.plain.append(capped(stdout.text))
             elif spec.on_stdout is OnStdout.INSTRUCTIONS:
-                self.instructions.append(stdout.text)
+                self.instructions.append(capped(stdout.text))
             elif spec.on_stdout is OnStdout.WORKTREE_PATH and self.worktree_path is None:
                 self.worktree_path = stdout.text.splitlines()[-1].strip()
         elif spec.on_stdout is OnStdout.WORKTREE_PATH:
@@ -306,7 +325,8 @@ def interpret(payload: HookInput, runs: Sequence[HookRun]) -> Outcome:
     event = event_of(payload)
     tool = subject_of(payload) if event.spec.matcher_field == "tool_name" else None
     out = _Builder(event, f"{event.name}:{tool}" if tool else event.name)
-    for run in runs:
+    for raw_run in runs:
+        run = dataclasses.replace(raw_run, stderr=capped(raw_run.stderr))
         if run.spawn_error is not None:
             out.failure(run, run.spawn_error)
             continue
