@@ -58,7 +58,6 @@ describe("chat panel in browser mode", () => {
     await page.goto(`${server.url}&view=chat`); // the token goes, view=chat stays
     const panel = page.locator("wave-chat-panel");
     const input = panel.locator("textarea");
-    // The session opens once the server has imported the chat runtime: slow on a loaded machine.
     await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
 
     await input.fill("清理一下，然后写个计划");
