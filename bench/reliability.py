@@ -20,9 +20,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo: tests' tools
 
+from tests.hooks_doc import hook
 from tests.reliability import concurrent
 from tests.reliability.raw_lsp import RawServer
-from tests.workspace import Workspace, hook, make_workspace
+from tests.workspace import Workspace, make_workspace
 
 from wavehost.protocol import table
 

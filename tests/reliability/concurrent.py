@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.hooks_doc import hook
 from tests.reliability.raw_lsp import RawServer
-from tests.workspace import Workspace, hook
+from tests.workspace import Workspace
 from wavehost.protocol import table
 
 HERE = Path(__file__).parent

@@ -16,9 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.hooks_doc import hook
 from tests.reliability.figures import record
 from tests.reliability.raw_lsp import RawServer
-from tests.workspace import Workspace, hook, make_workspace
+from tests.workspace import Workspace, make_workspace
 from wavehost.hooks.catalogue import EVENT_NAMES
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.safe_read import read_json

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import common, hooks_doc
-from tests.session.conftest import ChatRunner, hooks_for, tools, turn
+from tests.hooks.inputs import common
+from tests.hooks_doc import hooks_doc, hooks_for
+from tests.session.chat import ChatRunner, tools, turn
 from wavehost.hooks.outcome import OUTPUT_CHARS, capped
 
 BIG = 1024 * 1024  # what the runner keeps of a stream
