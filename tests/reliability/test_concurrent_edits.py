@@ -24,7 +24,7 @@ from wavehost.settings.files import temp_pattern
 SERVERS = 4
 
 
-@pytest.mark.parametrize("kind", ["mixed"])
+@pytest.mark.parametrize("kind", ["rename", "in-place"])
 def test_deletes_from_four_servers_and_an_editor_lose_nothing(
     workspace: Workspace, kind: str
 ) -> None:
