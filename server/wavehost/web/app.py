@@ -31,20 +31,31 @@ DIST_KEY = web.AppKey("dist", Path)
 PORT_KEY = web.AppKey("port", list)  # [port], known once the socket is bound
 
 
+PACKAGED_DIST = Path(__file__).resolve().parent / "webview"  # put there by the build backend
+CHECKOUT = Path(__file__).resolve().parents[3]
+
+
 def default_dist() -> Path:
-    """The webview's build output: `$WAVEHOST_WEBVIEW_DIST`, else `webview/dist` in this repo."""
+    """The webview's build: `$WAVEHOST_WEBVIEW_DIST`; in a checkout (an editable install) its
+    `webview/dist`; else the copy installed inside the package."""
     configured = os.environ.get("WAVEHOST_WEBVIEW_DIST")
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[3] / "webview" / "dist"
+    if (CHECKOUT / "webview" / "package.json").is_file():
+        return CHECKOUT / "webview" / "dist"
+    return PACKAGED_DIST
 
 
 def check_dist(dist: Path) -> None:
-    if not (dist / "index.html").is_file():
-        raise FileNotFoundError(
-            f"the webview is not built: {dist / 'index.html'} is missing "
-            "(run scripts/setup, or `npm ci && npm run build` in webview/)"
-        )
+    if (dist / "index.html").is_file():
+        return
+    if os.environ.get("WAVEHOST_WEBVIEW_DIST"):
+        fix = "point WAVEHOST_WEBVIEW_DIST at a built webview (the folder of index.html)"
+    elif dist == PACKAGED_DIST:
+        fix = "this install has no webview: install a wheel built by scripts/build-wheel"
+    else:
+        fix = f"run `bash {CHECKOUT / 'scripts' / 'setup-web'}`"
+    raise FileNotFoundError(f"the webview is not built: {dist / 'index.html'} is missing; {fix}")
 
 
 def default_locale() -> str:
