@@ -15,6 +15,8 @@ from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext
 
+pytest_plugins = ["tests.web.browser"]  # browser-mode fixtures: web, browser, dist
+
 # Machines are shared and noisy: property tests judge behaviour, never speed.
 settings.register_profile("wavehost", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("wavehost")

@@ -67,6 +67,12 @@ def _parser() -> argparse.ArgumentParser:
     web.add_argument("--open", action="store_true", help="open the page in the default browser")
     web.add_argument("--locale", default=None, help="UI locale, e.g. zh-CN (default: $LANG)")
     web.add_argument(
+        "--token",
+        default=None,
+        help="the secret the page needs (default: $WAVEHOST_TOKEN, else a new random one); "
+        "prefer the variable: other local users can read a command line",
+    )
+    web.add_argument(
         "--serve-command",
         default=None,
         help="how to start the language server (default: this Python's `-m wavehost serve`)",
@@ -140,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "web":
         from wavehost.web.app import main as web_main  # aiohttp only when it is needed
 
-        return web_main(project, args.port, args.open, args.locale, args.serve_command)
+        return web_main(project, args.port, args.open, args.locale, args.serve_command, args.token)
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)
     import anyio

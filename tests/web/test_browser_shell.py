@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -11,34 +10,11 @@ import aiohttp
 import pytest
 
 from tests.workspace import Workspace, hook
-from wavehost.web.app import CSP, Running, check_dist, start
+from wavehost.web.app import CSP, Running, check_dist
 from wavehost.web.lsp_client import ResponseError
 from wavehost.web.shell import path_from_uri
 
 TIMEOUT = 20
-
-
-@pytest.fixture
-def dist(tmp_path: Path) -> Path:
-    """A stand-in build of the webview: these tests look at the shell, not the page."""
-    (tmp_path / "dist" / "assets").mkdir(parents=True)
-    (tmp_path / "dist" / "index.html").write_text('<!doctype html><html lang="en"></html>')
-    (tmp_path / "dist" / "assets" / "webview.js").write_text("export {};")
-    return tmp_path / "dist"
-
-
-@pytest.fixture
-async def web(workspace: Workspace, dist: Path) -> AsyncIterator[Running]:
-    workspace.write(
-        workspace.project_settings,
-        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("./guard.sh")]}]}},
-    )
-    env = {**os.environ, "HOME": str(workspace.home)}
-    running = await start(workspace.project, locale="zh-CN", dist=dist, env=env)
-    try:
-        yield running
-    finally:
-        await running.stop()
 
 
 class PageSocket:
@@ -69,34 +45,34 @@ class PageSocket:
 
 
 @pytest.fixture
-async def page(web: Running) -> AsyncIterator[PageSocket]:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(f"{web.url}ws", headers={"Origin": web.url.rstrip("/")}) as socket,
-    ):
+async def page(web: Running, browser: aiohttp.ClientSession) -> AsyncIterator[PageSocket]:
+    origin = web.address.rstrip("/")
+    async with browser.ws_connect(f"{web.address}ws", headers={"Origin": origin}) as socket:
         yield PageSocket(socket)
 
 
-async def test_the_page_is_served_under_a_strict_csp_with_the_locale(web: Running) -> None:
-    async with aiohttp.ClientSession() as session:
-        async with session.get(web.url) as response:
-            assert response.status == 200
-            assert response.headers["Content-Security-Policy"] == CSP
-            assert 'data-locale="zh-CN"' in await response.text()
-        async with session.get(f"{web.url}assets/webview.js") as response:
-            assert response.status == 200
-            assert response.headers["Content-Security-Policy"] == CSP
+async def test_the_page_is_served_under_a_strict_csp_with_the_locale(
+    web: Running, browser: aiohttp.ClientSession
+) -> None:
+    async with browser.get(web.address) as response:
+        assert response.status == 200
+        assert response.headers["Content-Security-Policy"] == CSP
+        assert 'data-locale="zh-CN"' in await response.text()
+    async with browser.get(f"{web.address}assets/webview.js") as response:
+        assert response.status == 200
+        assert response.headers["Content-Security-Policy"] == CSP
     assert "'unsafe-inline'" not in CSP
     assert "'unsafe-eval'" not in CSP
 
 
-async def test_other_hosts_and_origins_are_refused(web: Running) -> None:
-    async with aiohttp.ClientSession() as session:
-        async with session.get(web.url, headers={"Host": "attacker.example"}) as response:
-            assert response.status == 403
-        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-            await session.ws_connect(f"{web.url}ws", headers={"Origin": "http://attacker.example"})
-        assert refused.value.status == 403
+async def test_other_hosts_and_origins_are_refused_even_with_the_token(
+    web: Running, browser: aiohttp.ClientSession
+) -> None:
+    async with browser.get(web.url, headers={"Host": "attacker.example"}) as response:
+        assert response.status == 403
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await browser.ws_connect(f"{web.address}ws", headers={"Origin": "http://attacker.example"})
+    assert refused.value.status == 403
 
 
 async def test_requests_are_relayed_to_the_server(page: PageSocket, workspace: Workspace) -> None:

@@ -55,7 +55,7 @@ describe("chat panel in browser mode", () => {
     server = await startWeb(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
     const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
     const problems = collectProblems(page);
-    await page.goto(`${server.url}?view=chat`);
+    await page.goto(`${server.url}&view=chat`); // the token goes, view=chat stays
     const panel = page.locator("wave-chat-panel");
     const input = panel.locator("textarea");
     await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled")).toBeNull();

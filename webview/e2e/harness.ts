@@ -73,7 +73,10 @@ export function command(cmd: string, extra: Record<string, unknown> = {}) {
 }
 
 export interface WebServer {
+  /** The printed address with its token (`http://127.0.0.1:PORT/?token=…`): the way in. */
   url: string;
+  /** The address without the token (`http://127.0.0.1:PORT/`): where the page lands. */
+  address: string;
   process: ChildProcess;
   output(): string;
   stop(): Promise<void>;
@@ -101,7 +104,7 @@ export async function startWeb(
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`wavehost web did not start in 30 s:\n${output}`)), 30_000);
     const check = () => {
-      const match = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
+      const match = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolveUrl(match[1]!);
@@ -115,6 +118,7 @@ export async function startWeb(
   });
   return {
     url,
+    address: url.split("?")[0]!,
     process: child,
     output: () => output,
     stop: () =>

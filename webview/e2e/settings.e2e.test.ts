@@ -63,6 +63,7 @@ async function openSettings(locale = "zh-CN"): Promise<{ page: Page; frames: Fra
   const problems = collectProblems(page);
   await page.goto(server.url);
   await page.getByTestId("count-user").waitFor(); // the list has arrived
+  expect(page.url()).toBe(server.address); // the token was traded for a cookie and left the URL
   return { page, frames, problems };
 }
 
@@ -253,6 +254,17 @@ describe("settings page: hooks tab", () => {
     await server!.stop();
     const banner = page.locator("wave-app [role=alert]").first();
     await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain("与 wavehost 的连接已断开");
+  });
+
+  it("is refused without the token, in a fresh browser profile", async () => {
+    ws = standardWorkspace();
+    server = await startWeb(ws, "zh-CN");
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const response = await page.goto(server.address);
+    expect(response?.status()).toBe(403);
+    expect(await page.locator("body").innerText()).toContain("wavehost web needs its token");
+    await context.close();
   });
 
   it("follows a dark colour scheme", async () => {

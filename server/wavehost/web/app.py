@@ -13,6 +13,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from wavehost.web.auth import TOKEN_ENV, TokenAuth, check_token, new_token, redacted
 from wavehost.web.shell import BrowserShell, Page
 
 log = logging.getLogger(__name__)
@@ -78,12 +79,20 @@ async def security_headers(
     port = request.app[PORT_KEY][0]
     if request.host not in _local_names(port):
         raise web.HTTPForbidden(text="wavehost web only answers on 127.0.0.1")
-    response = await handler(request)
+    try:
+        response = await handler(request)
+    except web.HTTPException as refused:  # refusals and redirects get the headers too
+        _secure(refused)
+        raise
+    _secure(response)
+    return response
+
+
+def _secure(response: web.StreamResponse) -> None:
     response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 async def index(request: web.Request) -> web.StreamResponse:
@@ -105,9 +114,10 @@ async def socket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-def create_app(shell: BrowserShell, dist: Path, port: int = 0) -> web.Application:
+def create_app(shell: BrowserShell, dist: Path, auth: TokenAuth, port: int = 0) -> web.Application:
     check_dist(dist)
-    app = web.Application(middlewares=[security_headers])
+    # Outermost first: the Host check, then the token, then the handlers.
+    app = web.Application(middlewares=[security_headers, auth.middleware])
     app[SHELL_KEY] = shell
     app[DIST_KEY] = dist
     app[PORT_KEY] = [port]
@@ -120,9 +130,15 @@ def create_app(shell: BrowserShell, dist: Path, port: int = 0) -> web.Applicatio
 
 @dataclass
 class Running:
-    url: str
+    address: str  # http://127.0.0.1:PORT/
+    token: str
     runner: web.AppRunner
     shell: BrowserShell
+
+    @property
+    def url(self) -> str:
+        """The address with the token: what a person opens (and the only way in)."""
+        return f"{self.address}?token={self.token}"
 
     async def stop(self) -> None:
         await self.shell.stop()
@@ -136,9 +152,11 @@ async def start(
     dist: Path | None = None,
     serve: Sequence[str] | None = None,
     env: dict[str, str] | None = None,
+    token: str | None = None,
 ) -> Running:
+    auth = TokenAuth(check_token(token) if token is not None else new_token())
     shell = BrowserShell(project, locale or default_locale(), serve, env=env)
-    app = create_app(shell, dist or default_dist(), port)
+    app = create_app(shell, dist or default_dist(), auth, port)
     await shell.start()
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
@@ -151,13 +169,19 @@ async def start(
         raise
     bound = int(runner.addresses[0][1])
     app[PORT_KEY][0] = bound
-    return Running(f"http://{HOST}:{bound}/", runner, shell)
+    log.info("browser mode on port %d, token %s", bound, redacted(auth.token))
+    return Running(f"http://{HOST}:{bound}/", auth.token, runner, shell)
 
 
 async def run(
-    project: Path, port: int, open_browser: bool, locale: str | None, serve: Sequence[str] | None
+    project: Path,
+    port: int,
+    open_browser: bool,
+    locale: str | None,
+    serve: Sequence[str] | None,
+    token: str | None = None,
 ) -> int:
-    running = await start(project, port, locale, serve=serve)
+    running = await start(project, port, locale, serve=serve, token=token)
     print(f"wavehost web: {project} at {running.url}", flush=True)
     if open_browser:
         webbrowser.open(running.url)
@@ -184,10 +208,18 @@ def main(
     open_browser: bool,
     locale: str | None,
     serve_command: str | None = None,
+    token: str | None = None,
 ) -> int:
     serve = shlex.split(serve_command) if serve_command else None
+    token = token or os.environ.get(TOKEN_ENV) or None
+    if token is not None:
+        try:
+            check_token(token)
+        except ValueError as err:
+            print(f"wavehost web: {err}", flush=True)
+            return 2
     try:
-        return asyncio.run(run(project.resolve(), port, open_browser, locale, serve))
+        return asyncio.run(run(project.resolve(), port, open_browser, locale, serve, token))
     except FileNotFoundError as err:
         log.error("%s", err)
         print(f"wavehost web: {err}", flush=True)
