@@ -136,10 +136,12 @@ def test_an_installed_wheel_serves_the_page_from_a_fresh_venv(installed: Path, s
     )  # fmt: skip
     packaged = Path(where.stdout.strip())
     assert packaged.is_relative_to(installed.parent), packaged  # inside the venv, not the checkout
-    with urllib.request.urlopen(served, timeout=30) as page:
+    # As a browser does: the printed URL (its token) sets a cookie the later requests carry.
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    with browser.open(served, timeout=30) as page:
         html = page.read().decode()
     assert 'data-shell="browser"' in html
     assert "assets/webview.js" in html
-    with urllib.request.urlopen(served.split("?")[0] + "assets/webview.js", timeout=30) as asset:
+    with browser.open(served.split("?")[0] + "assets/webview.js", timeout=30) as asset:
         assert "javascript" in asset.headers["Content-Type"]
         assert asset.read() == (packaged / "assets" / "webview.js").read_bytes()
