@@ -21,8 +21,8 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.client import BaseLanguageClient
 
-from wavehost.lsp import methods
 from wavehost.lsp.converter import raw_converter
+from wavehost.protocol import table
 
 BARE_SERVER = "from pygls.lsp.server import LanguageServer; LanguageServer('bare', '0').start_io()"
 WAVEHOST = [sys.executable, "-m", "wavehost", "serve"]
@@ -94,15 +94,15 @@ async def main(runs: int) -> None:
                 client, elapsed = await start(command, home, project)
                 starts[name].append(elapsed)
                 if name == "wavehost":
-                    await client.protocol.send_request_async(methods.HOOKS_LIST, {})
+                    await client.protocol.send_request_async(table.HOOKS_LIST.name, {})
                     first_list.append(time.perf_counter() - began)
                 await stop(client)
 
         client, _ = await start(WAVEHOST, home, project)
-        listing = await client.protocol.send_request_async(methods.HOOKS_LIST, {})
+        listing = await client.protocol.send_request_async(table.HOOKS_LIST.name, {})
         assert len(listing["hooks"]) == sum(SOURCES.values()), len(listing["hooks"])
         list_times = [
-            (await timed(lambda: client.protocol.send_request_async(methods.HOOKS_LIST, {})))[0]
+            (await timed(lambda: client.protocol.send_request_async(table.HOOKS_LIST.name, {})))[0]
             for _ in range(max(runs, 30))
         ]
         # The user file's last groups first, so the entries still to delete never move.
@@ -111,7 +111,7 @@ async def main(runs: int) -> None:
         for hook_id in user_ids[: max(runs, 30)]:
             elapsed, result = await timed(
                 lambda hook_id=hook_id: client.protocol.send_request_async(
-                    methods.HOOKS_DELETE, {"id": hook_id}
+                    table.HOOKS_DELETE.name, {"id": hook_id}
                 )
             )
             assert result["deleted"]["id"] == hook_id

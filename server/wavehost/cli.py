@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return serve(args.log_level)
     if args.command == "protocol-schema":
-        from wavehost.lsp.protocol import protocol_schema
+        from wavehost.protocol.schema import protocol_schema
 
         print(json.dumps(protocol_schema(), indent=2, ensure_ascii=False))
         return 0
@@ -174,9 +174,10 @@ def _chat(args: argparse.Namespace) -> int:
 
 def _list(project: Path, *, as_json: bool) -> int:
     from wavehost.hooks.config import load_hook_config
-    from wavehost.settings.listing import list_hooks
+    from wavehost.protocol.settings import HooksListResult
+    from wavehost.settings.listing import listing_of
 
-    result = list_hooks(load_hook_config(project), project)
+    result = HooksListResult.of(listing_of(load_hook_config(project), project))
     if as_json:
         print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
         return 0

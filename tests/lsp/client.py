@@ -13,8 +13,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, log_message, register_lsp_features
 
 from tests.workspace import Workspace
-from wavehost.lsp import methods
 from wavehost.lsp.converter import raw_converter
+from wavehost.protocol import table
 
 SERVER = [sys.executable, "-m", "wavehost", "serve", "--log-level", "INFO"]
 TIMEOUT = 30  # seconds; generous, for slow CI machines
@@ -79,7 +79,7 @@ class HostClient(LanguageClient):
             if "for hook config changes" in params.message:
                 self.watch_started.set()
 
-        @self.feature(methods.HOOKS_CHANGED)
+        @self.feature(table.HOOKS_CHANGED.name)
         def changed(params: Any) -> None:
             self.changes.put_nowait(params)
 
@@ -88,13 +88,13 @@ class HostClient(LanguageClient):
             self.shown_documents.append(params)
             return types.ShowDocumentResult(success=self.show_documents)
 
-        @self.feature(methods.CHAT_UPDATED)
+        @self.feature(table.CHAT_UPDATED.name)
         async def chat_updated(params: Any) -> None:
             self.chats.setdefault(params["sessionId"], ChatView()).apply(params)
             async with self._chat_changed:
                 self._chat_changed.notify_all()
 
-        @self.feature(methods.CHAT_REQUEST_PERMISSION)
+        @self.feature(table.CHAT_REQUEST_PERMISSION.name)
         async def request_permission(params: Any) -> Any:
             self.permission_requests.append(params)
             self.permission_asked.set()
@@ -116,7 +116,7 @@ class HostClient(LanguageClient):
         return view
 
     async def open_chat(self, **params: Any) -> dict[str, Any]:
-        result: dict[str, Any] = await self.call(methods.CHAT_OPEN, params)
+        result: dict[str, Any] = await self.call(table.CHAT_OPEN.name, params)
         view = self.chat(result["sessionId"])
         view.messages = list(result["messages"])
         view.status, view.queued = result["status"], result["queued"]
@@ -124,7 +124,7 @@ class HostClient(LanguageClient):
 
     async def send_chat(self, session_id: str, text: str) -> dict[str, Any]:
         result: dict[str, Any] = await self.call(
-            methods.CHAT_SEND, {"sessionId": session_id, "text": text}
+            table.CHAT_SEND.name, {"sessionId": session_id, "text": text}
         )
         return result
 
@@ -142,7 +142,7 @@ class HostClient(LanguageClient):
         await asyncio.wait_for(self.watch_started.wait(), 10)
 
     async def list_hooks(self) -> dict[str, Any]:
-        result: dict[str, Any] = await self.call(methods.HOOKS_LIST)
+        result: dict[str, Any] = await self.call(table.HOOKS_LIST.name)
         return result
 
 

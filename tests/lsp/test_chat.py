@@ -12,7 +12,7 @@ from pygls.exceptions import JsonRpcException
 
 from tests.lsp.client import TIMEOUT, HostClient, running_server
 from tests.workspace import Workspace, hook
-from wavehost.lsp import methods
+from wavehost.protocol import table
 
 
 def script(workspace: Workspace, *turns: dict[str, Any]) -> None:
@@ -160,10 +160,10 @@ async def test_cancel_kills_the_running_bash_tool_and_its_processes(workspace: W
         await until(lambda: sleep_pid.exists() and sleep_pid.read_text().strip())
         pids = int(shell_pid.read_text()), int(sleep_pid.read_text())
         assert all(alive(pid) for pid in pids)
-        cancelled = await client.call(methods.CHAT_CANCEL, {"sessionId": session_id})
+        cancelled = await client.call(table.CHAT_CANCEL.name, {"sessionId": session_id})
         view = await client.chat_until(session_id, lambda v: v.turns == 1)
         await until(lambda: not any(alive(pid) for pid in pids))
-        idle_again = await client.call(methods.CHAT_CANCEL, {"sessionId": session_id})
+        idle_again = await client.call(table.CHAT_CANCEL.name, {"sessionId": session_id})
         view = await client.turn(session_id, "go on")
 
     assert cancelled == {"cancelled": True}
@@ -247,7 +247,7 @@ async def test_cancel_while_asking_withdraws_the_question(workspace: Workspace) 
         session_id = (await client.open_chat())["sessionId"]
         await client.send_chat(session_id, "write")  # no answer queued: the client waits
         await asyncio.wait_for(client.permission_asked.wait(), TIMEOUT)
-        await client.call(methods.CHAT_CANCEL, {"sessionId": session_id})
+        await client.call(table.CHAT_CANCEL.name, {"sessionId": session_id})
         view = await client.chat_until(session_id, lambda v: v.turns == 1)
         client.permission_answers.append({"allow": True})  # the session still works
         view = await client.turn(session_id, "again")
@@ -261,13 +261,13 @@ async def test_cancel_while_asking_withdraws_the_question(workspace: Workspace) 
 @pytest.mark.parametrize(
     ("method", "params", "problem"),
     [
-        (methods.CHAT_OPEN, {"permissionMode": "yolo"}, "permissionMode"),
-        (methods.CHAT_OPEN, {"sessionId": "../../etc/passwd"}, "sessionId"),
-        (methods.CHAT_OPEN, {"provider": "gemini"}, "provider"),
-        (methods.CHAT_SEND, {"sessionId": "abc"}, "text: Field required"),
-        (methods.CHAT_SEND, {"sessionId": "abc", "text": ""}, "text"),
-        (methods.CHAT_SEND, ["abc", "hi"], "params must be an object"),
-        (methods.CHAT_CANCEL, {}, "sessionId: Field required"),
+        (table.CHAT_OPEN.name, {"permissionMode": "yolo"}, "permissionMode"),
+        (table.CHAT_OPEN.name, {"sessionId": "../../etc/passwd"}, "sessionId"),
+        (table.CHAT_OPEN.name, {"provider": "gemini"}, "provider"),
+        (table.CHAT_SEND.name, {"sessionId": "abc"}, "text: Field required"),
+        (table.CHAT_SEND.name, {"sessionId": "abc", "text": ""}, "text"),
+        (table.CHAT_SEND.name, ["abc", "hi"], "params must be an object"),
+        (table.CHAT_CANCEL.name, {}, "sessionId: Field required"),
     ],
 )
 async def test_invalid_params_are_error_32602_naming_the_field(
@@ -295,8 +295,8 @@ async def test_unknown_sessions_and_a_missing_provider_are_request_failures(
     workspace: Workspace,
 ) -> None:
     async with running_server(workspace) as client:
-        no_provider = await _refused(client, methods.CHAT_OPEN, {})
-        not_open = await _refused(client, methods.CHAT_SEND, {"sessionId": "nope", "text": "hi"})
+        no_provider = await _refused(client, table.CHAT_OPEN.name, {})
+        not_open = await _refused(client, table.CHAT_SEND.name, {"sessionId": "nope", "text": "hi"})
 
     assert no_provider["reason"] == "noProvider"
     assert not_open == {
@@ -316,7 +316,7 @@ async def test_resuming_a_saved_session_by_id_returns_its_messages(workspace: Wo
 
     async with running_server(workspace) as client:
         resumed = await client.open_chat(sessionId=session_id)
-        again = await client.call(methods.CHAT_OPEN, {"sessionId": session_id})
+        again = await client.call(table.CHAT_OPEN.name, {"sessionId": session_id})
 
     assert resumed["sessionId"] == session_id
     assert resumed["messages"] == before
@@ -329,7 +329,7 @@ async def test_resuming_a_saved_session_by_id_returns_its_messages(workspace: Wo
 async def test_unknown_saved_session_is_session_not_found(workspace: Workspace) -> None:
     script(workspace, reply("unused"))
     async with running_server(workspace) as client:
-        data = await _refused(client, methods.CHAT_OPEN, {"sessionId": "never-saved"})
+        data = await _refused(client, table.CHAT_OPEN.name, {"sessionId": "never-saved"})
     assert data["reason"] == "sessionNotFound"
     assert data["sessionId"] == "never-saved"
 
@@ -366,3 +366,24 @@ async def test_untrusted_project_hooks_do_not_run_but_programmatic_ones_do(
     meta = [m["content"] for m in view.messages if m["role"] == "user" and m["isMeta"]]
     assert meta == ['PostToolUse:Bash hook blocking error from command: "echo \'checked\' >&2; '
                     "exit 2\": checked"]  # fmt: skip
+
+
+async def test_close_ends_the_session_its_session_end_hook_runs_and_it_is_gone(
+    workspace: Workspace,
+) -> None:
+    ended = workspace.root / "ended.json"
+    project_hooks(workspace, "SessionEnd", f"cat > {ended}")
+    script(workspace, reply("hi"))
+    async with running_server(workspace) as client:
+        session_id = (await client.open_chat())["sessionId"]
+        closed = await client.call(table.CHAT_CLOSE.name, {"sessionId": session_id})
+        payload = json.loads(ended.read_text())  # before shutdown: close waited for it
+        again = await client.call(table.CHAT_CLOSE.name, {"sessionId": session_id})
+        not_open = await _refused(
+            client, table.CHAT_SEND.name, {"sessionId": session_id, "text": "hi"}
+        )
+
+    assert closed == {"closed": True}
+    assert (payload["hook_event_name"], payload["session_id"]) == ("SessionEnd", session_id)
+    assert again == {"closed": False}
+    assert not_open["reason"] == "sessionNotOpen"

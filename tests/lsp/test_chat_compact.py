@@ -10,7 +10,7 @@ from pygls.exceptions import JsonRpcException
 from tests.lsp.client import running_server
 from tests.lsp.test_chat import reply, script
 from tests.workspace import Workspace, hook
-from wavehost.lsp import methods
+from wavehost.protocol import table
 
 
 def recorder(path: Path) -> str:
@@ -37,7 +37,7 @@ async def test_compact_runs_the_compaction_hooks_and_answers_when_it_is_done(
         session_id = (await client.open_chat())["sessionId"]
         await client.turn(session_id, "hi")
         result = await client.call(
-            methods.CHAT_COMPACT, {"sessionId": session_id, "instructions": "focus on tests"}
+            table.CHAT_COMPACT.name, {"sessionId": session_id, "instructions": "focus on tests"}
         )
         view = await client.chat_until(
             session_id, lambda v: any("compacted" in n["text"] for n in v.blocks("notice"))
@@ -56,6 +56,6 @@ async def test_compact_on_a_session_that_is_not_open_is_refused(workspace: Works
     script(workspace)
     async with running_server(workspace) as client:
         with pytest.raises(JsonRpcException) as raised:
-            await client.call(methods.CHAT_COMPACT, {"sessionId": "nope"})
+            await client.call(table.CHAT_COMPACT.name, {"sessionId": "nope"})
 
     assert "no open chat session 'nope'" in str(raised.value)

@@ -10,7 +10,7 @@ from pygls.exceptions import JsonRpcException
 
 from tests.lsp.client import HostClient, as_user, running_server
 from tests.workspace import Workspace, hook
-from wavehost.lsp import methods
+from wavehost.protocol import table
 
 ORIGINAL = """{
     "model": "opus",
@@ -43,7 +43,7 @@ def _ids(result: dict[str, Any]) -> dict[str, str]:
 
 
 async def _delete(client: HostClient, hook_id: str) -> dict[str, Any]:
-    result: dict[str, Any] = await client.call(methods.HOOKS_DELETE, {"id": hook_id})
+    result: dict[str, Any] = await client.call(table.HOOKS_DELETE.name, {"id": hook_id})
     return result
 
 
@@ -271,11 +271,11 @@ async def test_invalid_delete_params_are_error_32602_with_a_readable_message(
 ) -> None:
     async with running_server(workspace) as client:
         with pytest.raises(JsonRpcException) as missing:
-            await client.call(methods.HOOKS_DELETE, {"hookId": "x"})
+            await client.call(table.HOOKS_DELETE.name, {"hookId": "x"})
         with pytest.raises(JsonRpcException) as wrong_type:
-            await client.call(methods.HOOKS_DELETE, {"id": 7})
+            await client.call(table.HOOKS_DELETE.name, {"id": 7})
         with pytest.raises(JsonRpcException) as not_an_object:
-            await client.call(methods.HOOKS_DELETE, ["x"])
+            await client.call(table.HOOKS_DELETE.name, ["x"])
 
     assert missing.value.code == wrong_type.value.code == not_an_object.value.code == -32602
     assert missing.value.message == "Invalid params for wave/hooks/delete: id: Field required"

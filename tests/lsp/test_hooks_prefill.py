@@ -7,11 +7,11 @@ from pygls.exceptions import JsonRpcException
 
 from tests.lsp.client import HostClient, running_server
 from tests.workspace import Workspace, hook
-from wavehost.lsp import methods
+from wavehost.protocol import table
 
 
 async def _prefill(client: HostClient, **params: Any) -> dict[str, Any]:
-    result: dict[str, Any] = await client.call(methods.HOOKS_PREFILL, params)
+    result: dict[str, Any] = await client.call(table.HOOKS_PREFILL.name, params)
     return result
 
 

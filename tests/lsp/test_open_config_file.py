@@ -8,11 +8,11 @@ from pygls.exceptions import JsonRpcException
 
 from tests.lsp.client import HostClient, running_server
 from tests.workspace import Workspace, hook
-from wavehost.lsp import methods
+from wavehost.protocol import table
 
 
 async def _open(client: HostClient, path: str) -> dict[str, Any]:
-    result: dict[str, Any] = await client.call(methods.OPEN_CONFIG_FILE, {"path": path})
+    result: dict[str, Any] = await client.call(table.OPEN_CONFIG_FILE.name, {"path": path})
     return result
 
 

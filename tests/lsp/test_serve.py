@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from tests.lsp.client import SERVER, running_server
 from tests.workspace import Workspace, hook
-from wavehost.lsp import methods
+from wavehost.protocol import table
 
 
 def _frame(message: dict[str, Any]) -> bytes:
@@ -41,8 +41,8 @@ def test_stdout_carries_only_lsp_messages_even_when_logging_everything(
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "capabilities": {}, "initializationOptions": {"projectDir": str(workspace.project)}}},
         {"jsonrpc": "2.0", "method": "initialized", "params": {}},
-        {"jsonrpc": "2.0", "id": 2, "method": methods.HOOKS_LIST, "params": {}},
-        {"jsonrpc": "2.0", "id": 3, "method": methods.HOOKS_DELETE, "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": table.HOOKS_LIST.name, "params": {}},
+        {"jsonrpc": "2.0", "id": 3, "method": table.HOOKS_DELETE.name, "params": {}},
         {"jsonrpc": "2.0", "id": 4, "method": "shutdown"},
     ]  # fmt: skip
     # stderr to a file, not a pipe: unread, a pipe could fill up and block the server.
@@ -107,23 +107,33 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
     )
     schema = json.loads(printed.stdout)
 
-    assert set(schema["methods"]) == {
-        methods.HOOKS_LIST,
-        methods.HOOKS_DELETE,
-        methods.HOOKS_PREFILL,
-        methods.HOOKS_CHANGED,
-        methods.OPEN_CONFIG_FILE,
-        methods.CHAT_OPEN,
-        methods.CHAT_SEND,
-        methods.CHAT_CANCEL,
-        methods.CHAT_COMPACT,
-        methods.CHAT_UPDATED,
-        methods.CHAT_REQUEST_PERMISSION,
-    }
-    assert schema["methods"][methods.HOOKS_CHANGED]["direction"] == "serverToClient"
-    asked = schema["methods"][methods.CHAT_REQUEST_PERMISSION]
+    assert set(schema["methods"]) == {m.name for m in table.METHODS}
+    assert {table.CHAT_CLOSE.name, table.WORKSPACE_SET_TRUSTED.name} <= set(schema["methods"])
+    for method in table.METHODS:
+        entry = schema["methods"][method.name]
+        assert entry["constant"] == method.constant
+        assert (entry["feature"], entry["session"]) == (method.feature, method.session)
+        assert entry["params"]["$ref"].removeprefix("#/$defs/") in schema["$defs"]
+        assert ("result" in entry) == (entry["kind"] == "request")
+    assert schema["methods"][table.CHAT_OPEN.name]["session"] == "opens"
+    commands = schema["shellCommands"]
+    assert set(commands) == {c.name for c in table.SHELL_COMMANDS}
+    assert {"ready", "closeSettings", "openChat", "showView", "prefill", "setLocale"} <= set(
+        commands
+    )
+    assert commands["openChat"]["direction"] == "pageToShell"
+    assert commands["showFile"]["direction"] == "shellToPage"
+    show_file = schema["$defs"]["ShowFileArgs"]
+    assert set(show_file["required"]) == {"path", "content"}
+    # What the server writes has every field: discriminators too, so generated types need them.
+    assert "role" in schema["$defs"]["UserMessage"]["required"]
+    assert "type" in schema["$defs"]["ToolBlock"]["required"]
+    assert "op" in schema["$defs"]["MessagePut"]["required"]
+    assert schema["language"]["unset"] == "zh"
+    assert schema["methods"][table.HOOKS_CHANGED.name]["direction"] == "serverToClient"
+    asked = schema["methods"][table.CHAT_REQUEST_PERMISSION.name]
     assert (asked["direction"], asked["kind"]) == ("serverToClient", "request")
-    assert schema["methods"][methods.CHAT_UPDATED]["kind"] == "notification"
+    assert schema["methods"][table.CHAT_UPDATED.name]["kind"] == "notification"
     updated = schema["$defs"]["ChatUpdatedParams"]["properties"]
     assert {"sessionId", "deltas", "status", "queued", "runningHooks"} <= set(updated)
     assert {"UserMessage", "AssistantMessage", "ToolBlock", "NoticeBlock"} <= set(schema["$defs"])
@@ -147,6 +157,7 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
 def test_starting_serve_loads_neither_pydantic_nor_the_engine() -> None:
     # `wavehost serve` must answer initialize about as fast as a bare pygls server (bench/lsp.py):
     # the CLI's parser and the server module may not pull in the heavy parts before they are used.
+    # The server registers its handlers from the method table: so the table is light too.
     probe = (
         "import sys\n"
         "from wavehost import cli\n"

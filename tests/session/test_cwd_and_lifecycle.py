@@ -117,6 +117,7 @@ async def test_the_transcript_holds_the_conversation_and_resume_continues_it(
         "id": first.messages[0].id,
         "content": "one",
         "isMeta": False,
+        "isCompactSummary": False,
     }
     assert saved["workdir"] == str(project / "sub")
 

@@ -1,5 +1,7 @@
 """The message model and what of it reaches the model."""
 
+import json
+
 from wavehost.session.messages import (
     AssistantMessage,
     ModelAssistant,
@@ -62,6 +64,18 @@ def test_messages_round_trip_through_the_camel_case_wire_form() -> None:
         "type": "notice",
         "level": "warning",
         "text": "w",
+        "event": None,
+        "command": None,
         "exitCode": 1,
     }
     assert TranscriptState.model_validate(wire).messages == messages
+
+
+def test_a_message_has_one_form_in_the_transcript_and_on_the_wire() -> None:
+    from wavehost.protocol.chat import MessagePut
+
+    message = AssistantMessage(blocks=[ToolBlock(id="t", name="Bash", input={})])
+    in_transcript = json.loads(TranscriptState(messages=[message]).to_json())["messages"][0]
+    on_the_wire = MessagePut(index=0, message=message).to_wire()["message"]
+    assert in_transcript == on_the_wire
+    assert in_transcript["blocks"][0]["result"] is None  # absent is an explicit null, both ways

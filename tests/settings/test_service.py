@@ -20,7 +20,7 @@ def test_many_threads_deleting_from_one_file_lose_nothing(workspace: Workspace) 
     }
     settings = workspace.write(workspace.user_settings, document)
     service = _service(workspace)
-    ids = [h.id for h in service.list_hooks().hooks]
+    ids = [h.handler.id for h in service.list_hooks().hooks]
     barrier = threading.Barrier(len(ids))
     errors: list[BaseException] = []
 
@@ -49,7 +49,8 @@ def test_a_symlinked_settings_file_is_edited_through_the_link(workspace: Workspa
     workspace.user_settings.parent.mkdir(parents=True)
     workspace.user_settings.symlink_to(real)
     service = _service(workspace)
-    service.delete(next(h.id for h in service.list_hooks().hooks if h.command == "a"))
+    hooks = service.list_hooks().hooks
+    service.delete(next(h.handler.id for h in hooks if h.handler.command == "a"))
 
     assert workspace.user_settings.is_symlink()
     assert [h["command"] for h in json.loads(real.read_text())["hooks"]["Stop"][0]["hooks"]] == [
@@ -63,9 +64,9 @@ def test_listing_again_after_an_edit_of_the_same_size_sees_it(workspace: Workspa
     )
     service = _service(workspace)
     for _ in range(3):  # the list is cached from the second load on
-        assert [h.command for h in service.list_hooks().hooks] == ["aa"]
+        assert [h.handler.command for h in service.list_hooks().hooks] == ["aa"]
     settings.write_text(settings.read_text().replace('"aa"', '"bb"'))
-    assert [h.command for h in service.list_hooks().hooks] == ["bb"]
+    assert [h.handler.command for h in service.list_hooks().hooks] == ["bb"]
 
 
 def test_untrusted_project_hooks_are_listed_but_never_run(workspace: Workspace) -> None:
@@ -73,6 +74,6 @@ def test_untrusted_project_hooks_are_listed_but_never_run(workspace: Workspace) 
     workspace.write(workspace.project_settings, {"hooks": {"Stop": [{"hooks": [hook("proj")]}]}})
     service = SettingsService(workspace.project, home=workspace.home, trusted=False)
 
-    listed = {h.command: h.untrusted for h in service.list_hooks().hooks}
-    assert listed == {"user": None, "proj": True}
+    listed = {h.handler.command: h.handler.untrusted for h in service.list_hooks().hooks}
+    assert listed == {"user": False, "proj": True}
     assert [h.command for h in service.load().runnable()] == ["user"]

@@ -293,4 +293,24 @@ describe("JetBrains shell", () => {
     expect(host.posted.at(-1)).toEqual({ kind: "shell", command: "openChat", args: { prefill: "帮我配一个用户级钩子：…" } });
     expect(problems).toEqual([]);
   });
+
+  it("re-renders in the IDE's new language on setLocale", async () => {
+    const { host, page, problems } = await FakeExtension.open(browser, "settings", "light", "jetbrains");
+    host.on("wave/hooks/list", () => ({
+      project: { dir: "/p/my-app", name: "my-app" },
+      configFiles: [],
+      hooks: [],
+      diagnostics: [],
+      trusted: true,
+    }));
+    await page.goto(`${ORIGIN}/index.html`);
+    const empty = page.getByTestId("empty-user");
+    await expect.poll(() => empty.innerText()).toContain("还没有用户级钩子");
+    await host.deliver({ kind: "shell", command: "setLocale", args: { locale: "fr-FR" } });
+    await expect.poll(() => empty.innerText()).toContain("No user hooks yet");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    await host.deliver({ kind: "shell", command: "setLocale", args: { locale: "zh-TW" } });
+    await expect.poll(() => empty.innerText()).toContain("还没有用户级钩子");
+    expect(problems).toEqual([]);
+  });
 });

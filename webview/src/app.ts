@@ -6,11 +6,12 @@ import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
 
 import type { WaveChatPanel } from "./chat/chat-panel";
-import { t } from "./i18n";
+import { type Lang, applyLocale, lang, t } from "./i18n";
+import { SHELL_COMMANDS, type ShowViewArgs } from "./protocol/generated";
 import { base } from "./styles";
 import type { RpcClient } from "./transport/rpc";
 
-export type View = "settings" | "chat";
+export type View = ShowViewArgs["view"];
 
 /**
  * One page, two views. A shell shows the settings page or the chat panel (VS Code and JetBrains
@@ -58,19 +59,24 @@ export class WaveApp extends LitElement {
   @property() view: View = "settings";
   @state() private file: { path: string; content: string } | null = null;
   @state() private closedReason: string | null = null;
+  /** The language rendered in; the views get it too, so that `setLocale` re-renders them. */
+  @state() private language: Lang = lang();
   @query("wave-chat-panel") private chat!: WaveChatPanel | null;
   private pendingPrefill: string | null = null;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.rpc.onShell("showView", (args) => {
+    this.rpc.onShell(SHELL_COMMANDS.SHOW_VIEW, (args) => {
       if (args.view === "settings" || args.view === "chat") this.view = args.view;
     });
-    this.rpc.onShell("prefill", (args) => this.prefill(String(args.text ?? "")));
-    this.rpc.onShell("showFile", (args) => {
+    this.rpc.onShell(SHELL_COMMANDS.PREFILL, (args) => this.prefill(String(args.text ?? "")));
+    this.rpc.onShell(SHELL_COMMANDS.SHOW_FILE, (args) => {
       this.file = { path: String(args.path ?? ""), content: String(args.content ?? "") };
     });
-    this.rpc.onShell("connectionClosed", (args) => (this.closedReason = String(args.reason ?? "")));
+    this.rpc.onShell(SHELL_COMMANDS.SET_LOCALE, (args) => {
+      if (typeof args.locale === "string") this.language = applyLocale(args.locale);
+    });
+    this.rpc.onClose((reason) => (this.closedReason = reason));
   }
 
   private prefill(text: string): void {
@@ -98,7 +104,7 @@ export class WaveApp extends LitElement {
         : nothing}
       ${this.view === "chat"
         ? html`<nav>
-            <vscode-button secondary data-action="open-settings" @click=${() => this.rpc.shell("openSettings")}
+            <vscode-button secondary data-action="open-settings" @click=${() => this.rpc.shell(SHELL_COMMANDS.OPEN_SETTINGS, {})}
               >${t("settings.open")}</vscode-button
             >
           </nav>`
@@ -106,11 +112,12 @@ export class WaveApp extends LitElement {
       <div class="main">
         <div class="view">
           ${this.view === "settings"
-            ? html`<wave-hooks-page .rpc=${this.rpc}></wave-hooks-page>`
-            : html`<wave-chat-panel .rpc=${this.rpc}></wave-chat-panel>`}
+            ? html`<wave-hooks-page .rpc=${this.rpc} .language=${this.language}></wave-hooks-page>`
+            : html`<wave-chat-panel .rpc=${this.rpc} .language=${this.language}></wave-chat-panel>`}
         </div>
         ${this.file
           ? html`<wave-file-viewer
+              .language=${this.language}
               .path=${this.file.path}
               .content=${this.file.content}
               @close=${() => (this.file = null)}

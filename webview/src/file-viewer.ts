@@ -3,7 +3,7 @@ import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { LitElement, css, html } from "lit";
 import { customElement, property } from "lit/decorators.js";
 
-import { t } from "./i18n";
+import { type Lang, lang, t } from "./i18n";
 import { base } from "./styles";
 
 /** Browser mode's stand-in for an editor tab: a file shown read-only (window/showDocument). */
@@ -39,6 +39,7 @@ export class WaveFileViewer extends LitElement {
     `,
   ];
 
+  @property({ attribute: false }) language: Lang = lang();
   @property() path = "";
   @property() content = "";
 

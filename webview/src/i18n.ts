@@ -1,6 +1,12 @@
-/** zh-CN and English strings; the host locale picks one (Chinese for any `zh*`, else English). */
+/**
+ * zh-CN and English strings. The host locale picks one by the server's rule (LANGUAGE_RULE,
+ * generated from `wavehost.language`): the same rule picks the language of the prompts the
+ * server prefills, so the page and the prompts never disagree.
+ */
 
-export type Lang = "zh" | "en";
+import { LANGUAGE_RULE } from "./protocol/generated";
+
+export type Lang = (typeof LANGUAGE_RULE.languages)[number];
 
 const zh = {
   "tab.user": "用户级钩子",
@@ -178,13 +184,23 @@ const en: Record<Key, string> = {
 const tables: Record<Lang, Record<Key, string>> = { zh, en };
 
 export function langFor(locale: string | null | undefined): Lang {
-  return locale && locale.toLowerCase().startsWith("zh") ? "zh" : "en";
+  const trimmed = locale?.trim();
+  if (!trimmed) return LANGUAGE_RULE.unset;
+  const primary = trimmed.replace(/_/g, "-").split("-")[0]!.toLowerCase();
+  return LANGUAGE_RULE.languages.find((l) => l === primary) ?? LANGUAGE_RULE.fallback;
 }
 
 let current: Lang = "en";
 
 export function setLang(lang: Lang): void {
   current = lang;
+}
+
+/** Render in `locale` from now on (the page's `<html lang>` follows). */
+export function applyLocale(locale: string, doc: Document = document): Lang {
+  current = langFor(locale);
+  doc.documentElement.lang = current === "zh" ? "zh-CN" : "en";
+  return current;
 }
 
 export function lang(): Lang {

@@ -1,7 +1,8 @@
 import "./theme.css";
 
 import { WaveApp, type View } from "./app";
-import { hostLocale, langFor, setLang } from "./i18n";
+import { applyLocale, hostLocale } from "./i18n";
+import { SHELL_COMMANDS } from "./protocol/generated";
 import { detectTransport } from "./transport/adapters";
 import { RpcClient } from "./transport/rpc";
 
@@ -11,9 +12,7 @@ function initialView(): View {
 }
 
 const locale = hostLocale();
-const lang = langFor(locale);
-setLang(lang);
-document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+applyLocale(locale);
 
 const rpc = new RpcClient(detectTransport());
 const app = new WaveApp();
@@ -21,4 +20,4 @@ app.rpc = rpc;
 app.view = initialView();
 document.body.append(app);
 // Tells the shell the page listens now (VS Code drops messages posted before that).
-rpc.shell("ready", { view: app.view, locale });
+rpc.shell(SHELL_COMMANDS.READY, { view: app.view, locale });

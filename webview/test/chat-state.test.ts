@@ -5,7 +5,13 @@ import type { ChatOpenResult, ChatUpdatedParams } from "../src/protocol/chat";
 import type { AssistantMessage, UserMessage } from "../src/protocol/generated";
 
 // Wire shapes as the server sends them (generated types).
-const user = (id: string, content: string, isMeta = false): UserMessage => ({ role: "user", id, content, isMeta });
+const user = (id: string, content: string, isMeta = false): UserMessage => ({
+  role: "user",
+  id,
+  content,
+  isMeta,
+  isCompactSummary: false,
+});
 const assistant = (id: string, text: string): AssistantMessage => ({
   role: "assistant",
   id,
@@ -32,25 +38,13 @@ function update(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
 describe("chat state", () => {
   const start = opened(openResult([user("u1", "hi")]));
 
-  it("normalises the server's messages", () => {
-    const s = opened(
-      openResult([
-        { content: "no role given" },
-        { blocks: [{ text: "t" }, { id: "x", name: "Bash", input: {} }, { level: "info", text: "n" }] },
-      ]),
-    );
-    expect(s.messages).toEqual([
-      { role: "user", id: "m0", content: "no role given", isMeta: false, isCompactSummary: false },
-      {
-        role: "assistant",
-        id: "m1",
-        blocks: [
-          { type: "text", text: "t" },
-          { type: "tool", id: "x", name: "Bash", input: {}, status: "pending", result: null, error: null },
-          { type: "notice", level: "info", text: "n", event: null },
-        ],
-      },
-    ]);
+  it("keeps the server's messages as they are: every field, discriminators set", () => {
+    const tool = { type: "tool", id: "x", name: "Bash", input: {}, status: "pending", result: null, error: null } as const;
+    const notice = { type: "notice", level: "info", text: "n", event: null, command: null, exitCode: null } as const;
+    const reply: AssistantMessage = { role: "assistant", id: "a1", blocks: [{ type: "text", text: "t" }, tool, notice] };
+    const s = opened(openResult([user("u1", "hi"), reply]));
+    expect(s.messages).toEqual([user("u1", "hi"), reply]);
+    expect(s.messages[1]).not.toBe(undefined);
   });
 
   it("puts messages by index (append or replace) in the order of the deltas", () => {

@@ -8,7 +8,14 @@ export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "sou
     matcher: "Bash",
     type: "command",
     command: "echo hi",
+    timeout: null,
+    async: null,
+    asyncRewake: null,
+    statusMessage: null,
+    description: null,
+    plugin: null,
     dialect: "wave",
+    untrusted: null,
     ...overrides,
   };
 }
@@ -17,16 +24,17 @@ export function listing(): HooksListResult {
   return {
     project: { dir: "/work/demo", name: "demo" },
     configFiles: [
-      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false },
-      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false },
+      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null },
+      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null },
       {
         source: "project",
         path: "/work/demo/.wave/settings.local.json",
         exists: true,
         readOnly: false,
         error: "Expecting ',' delimiter: line 3 column 5",
+        plugin: null,
       },
-      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, plugin: "fmt" },
+      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, error: null, plugin: "fmt" },
     ],
     hooks: [
       hook({ id: "u1", source: "user", event: "Stop", matcher: null, command: "notify-send done", timeout: 5 }),
@@ -41,9 +49,10 @@ export function listing(): HooksListResult {
         event: "PostToolUse",
       }),
     ],
+    trusted: true,
     diagnostics: [
       { path: "/work/demo/.wave/settings.json", pointer: "/hooks/Stop/0/hooks/0", message: "command must be a string" },
-      { path: "/elsewhere/settings.json", message: "unreadable" },
+      { path: "/elsewhere/settings.json", pointer: null, message: "unreadable" },
     ],
   };
 }

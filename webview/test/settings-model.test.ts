@@ -17,11 +17,11 @@ describe("bySource", () => {
   it("shows each source's file errors and invalid entries with their paths", () => {
     const views = bySource(listing());
     expect(views.project.problems).toEqual([
-      { path: "/work/demo/.wave/settings.local.json", message: "Expecting ',' delimiter: line 3 column 5" },
+      { path: "/work/demo/.wave/settings.local.json", pointer: null, message: "Expecting ',' delimiter: line 3 column 5" },
       { path: "/work/demo/.wave/settings.json", pointer: "/hooks/Stop/0/hooks/0", message: "command must be a string" },
     ]);
     expect(views.user.problems).toEqual([]);
-    expect(orphanProblems(listing())).toEqual([{ path: "/elsewhere/settings.json", message: "unreadable" }]);
+    expect(orphanProblems(listing())).toEqual([{ path: "/elsewhere/settings.json", pointer: null, message: "unreadable" }]);
   });
 });
 
@@ -83,9 +83,11 @@ describe("strings", () => {
 });
 
 describe("host locale", () => {
-  it("is Chinese for any zh locale and English otherwise", async () => {
+  it("follows the server's one rule: zh locales Chinese, any other English, none Chinese", async () => {
     const { langFor } = await import("../src/i18n");
-    expect(["zh-CN", "zh", "zh-TW", "ZH-cn"].map(langFor)).toEqual(["zh", "zh", "zh", "zh"]);
-    expect(["en-US", "fr", "", null, undefined].map(langFor)).toEqual(["en", "en", "en", "en", "en"]);
+    expect(["zh-CN", "zh", "zh-TW", "ZH-cn", "zh_Hant"].map(langFor)).toEqual(["zh", "zh", "zh", "zh", "zh"]);
+    expect(["en-US", "en_GB", "fr", "de-DE", "no", "nb-NO"].map(langFor)).toEqual(["en", "en", "en", "en", "en", "en"]);
+    // No locale at all: the product's own language, as the server's prefill prompts.
+    expect(["", " ", null, undefined].map(langFor)).toEqual(["zh", "zh", "zh", "zh"]);
   });
 });

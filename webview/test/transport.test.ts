@@ -80,7 +80,7 @@ describe("RpcClient over the VS Code adapter", () => {
   it("answers server requests, and says so when it has no handler", async () => {
     const host = new FakeVsCodeHost();
     const rpc = host.rpc();
-    rpc.onRequest("wave/chat/requestPermission", async (p) => ({ decision: "allow", echo: p }));
+    rpc.onRequest("wave/chat/requestPermission", async (p) => ({ allow: p.toolName === "Bash", always: false, message: null }));
     host.deliver({ kind: "request", id: 7, method: "wave/chat/requestPermission", params: { toolName: "Bash" } });
     host.deliver({ kind: "request", id: 8, method: "wave/unknown", params: {} });
     await vi.waitFor(() => expect(host.posted.filter((e) => e.kind === "response")).toHaveLength(2));
@@ -88,7 +88,7 @@ describe("RpcClient over the VS Code adapter", () => {
     expect(responses).toContainEqual({
       kind: "response",
       id: 7,
-      result: { decision: "allow", echo: { toolName: "Bash" } },
+      result: { allow: true, always: false, message: null },
     });
     expect(responses).toContainEqual(
       expect.objectContaining({ id: 8, error: expect.objectContaining({ code: -32601 }) }),

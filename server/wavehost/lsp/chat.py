@@ -1,31 +1,34 @@
-"""The `wave/chat/*` methods: a thin layer over `SessionHost`.
+"""The chat feature: the `wave/chat/*` methods, a thin layer over `SessionHost`.
 
-Sessions live in one task group the chat host owns for the server's lifetime; they use the
-server's project, trust and programmatic hooks (initializationOptions), and end (SessionEnd) at
-LSP `shutdown`. What a session reports goes to the client as `wave/chat/updated`; what it asks
-goes to the client as the `wave/chat/requestPermission` request.
+Sessions live in one task group the feature owns for the server's lifetime; they use the
+workspace's project, trust and programmatic hooks (as they are when the session opens), and end
+(SessionEnd) on `wave/chat/close` or at LSP `shutdown`. What a session reports goes to the client
+as `wave/chat/updated`; what it asks goes to the client as the `wave/chat/requestPermission`
+request.
 
-Imported on first use, like the settings host: it pulls in the session runtime.
+Imported on first use, like the settings feature: it pulls in the session runtime.
 """
 
 import asyncio
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import anyio
 from anyio import to_thread
 from lsprotocol.types import CANCEL_REQUEST, CancelParams
 from pydantic import ValidationError
+from pygls.lsp.server import LanguageServer
 
-from wavehost.lsp import methods
-from wavehost.lsp.host import REQUEST_FAILED, Params, dump, parse
-from wavehost.lsp.logs import ClientError
-from wavehost.lsp.options import Session
-from wavehost.lsp.protocol import (
+from wavehost.lsp.edge import Params, RequestFailedError, dump, handlers_for, parse, spawn
+from wavehost.lsp.workspace import WorkspaceOptions
+from wavehost.protocol import table
+from wavehost.protocol.chat import (
     ChatCancelParams,
     ChatCancelResult,
+    ChatCloseParams,
+    ChatCloseResult,
     ChatCompactParams,
     ChatCompactResult,
     ChatErrorData,
@@ -53,16 +56,13 @@ from wavehost.session.updates import (
     StatusChanged,
 )
 
-if TYPE_CHECKING:
-    from wavehost.lsp.server import WaveServer
-
 log = logging.getLogger(__name__)
 
 
-def _failed(reason: Any, message: str, session_id: str | None = None) -> ClientError:
-    log.info("%s: %s", reason, message)
-    data = ChatErrorData(reason=reason, session_id=session_id, message=message)
-    return ClientError(message, REQUEST_FAILED, data.to_wire())
+def _failed(reason: Any, message: str, session_id: str | None = None) -> RequestFailedError:
+    return RequestFailedError(
+        message, ChatErrorData(reason=reason, session_id=session_id, message=message)
+    )
 
 
 class _Outbox:
@@ -118,8 +118,8 @@ class _Outbox:
         self._notify(params.to_wire())
 
 
-class ChatHost:
-    def __init__(self, server: "WaveServer", options: Session) -> None:
+class ChatFeature:
+    def __init__(self, server: LanguageServer, options: WorkspaceOptions) -> None:
         self._server = server
         self._options = options
         self._outboxes: dict[str, _Outbox] = {}
@@ -127,14 +127,17 @@ class ChatHost:
         self._sessions: SessionHost | None = None
         self._ready = asyncio.Event()
         self._stopping = asyncio.Event()
-        self._holder = asyncio.ensure_future(self._hold())
-        self._holder.add_done_callback(_report_failure)
-        self.methods: dict[str, Callable[[Params], Awaitable[dict[str, Any]]]] = {
-            methods.CHAT_OPEN: self.open,
-            methods.CHAT_SEND: self.send,
-            methods.CHAT_CANCEL: self.cancel,
-            methods.CHAT_COMPACT: self.compact,
-        }
+        self._holder: asyncio.Task[None] | None = None
+        self.handlers = handlers_for(
+            "chat",
+            {
+                table.CHAT_OPEN: self.open,
+                table.CHAT_SEND: self.send,
+                table.CHAT_CANCEL: self.cancel,
+                table.CHAT_COMPACT: self.compact,
+                table.CHAT_CLOSE: self.close,
+            },
+        )
 
     async def _hold(self) -> None:
         async with anyio.create_task_group() as group:
@@ -148,10 +151,17 @@ class ChatHost:
         assert self._sessions is not None
         return self._sessions
 
+    def start(self) -> None:
+        self._holder = spawn(self._hold(), "the chat sessions' task")
+
+    def halt(self) -> None:
+        """Nothing to stop at once: sessions end at `shutdown` (`stop`)."""
+
     async def stop(self) -> None:
         """End every session (SessionEnd hooks run) and send their last updates."""
         self._stopping.set()
-        await asyncio.wait([self._holder], timeout=30)
+        if self._holder is not None:
+            await asyncio.wait([self._holder], timeout=30)
         for outbox in self._outboxes.values():
             outbox.flush()
 
@@ -163,14 +173,14 @@ class ChatHost:
                 pass
         raise _failed(
             "sessionNotOpen",
-            f"no open chat session {session_id!r}: open it with {methods.CHAT_OPEN} first",
+            f"no open chat session {session_id!r}: open it with {table.CHAT_OPEN.name} first",
             session_id,
         )
 
     # -- methods ----------------------------------------------------------------------------
 
     async def open(self, params: Params) -> dict[str, Any]:
-        request = parse(ChatOpenParams, params, methods.CHAT_OPEN)
+        request = parse(ChatOpenParams, params, table.CHAT_OPEN)
         host = await self._host()
         session: ChatSession | None = None
         if request.session_id is not None:
@@ -231,7 +241,7 @@ class ChatHost:
         return session
 
     async def send(self, params: Params) -> dict[str, Any]:
-        request = parse(ChatSendParams, params, methods.CHAT_SEND)
+        request = parse(ChatSendParams, params, table.CHAT_SEND)
         session = self._session(request.session_id)
         queued = session.busy
         try:
@@ -241,14 +251,14 @@ class ChatHost:
         return dump(ChatSendResult(queued=queued))
 
     async def cancel(self, params: Params) -> dict[str, Any]:
-        request = parse(ChatCancelParams, params, methods.CHAT_CANCEL)
+        request = parse(ChatCancelParams, params, table.CHAT_CANCEL)
         session = self._session(request.session_id)
         running = session.status == "running"
         session.cancel()
         return dump(ChatCancelResult(cancelled=running))
 
     async def compact(self, params: Params) -> dict[str, Any]:
-        request = parse(ChatCompactParams, params, methods.CHAT_COMPACT)
+        request = parse(ChatCompactParams, params, table.CHAT_COMPACT)
         session = self._session(request.session_id)
         try:
             compacted = await session.compact(request.instructions or "")
@@ -256,10 +266,25 @@ class ChatHost:
             raise _failed("sessionNotOpen", str(err), session.id) from err
         return dump(ChatCompactResult(compacted=compacted))
 
+    async def close(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatCloseParams, params, table.CHAT_CLOSE)
+        host = await self._host()
+        try:
+            host.get(request.session_id)
+        except KeyError:
+            return dump(ChatCloseResult(closed=False))
+        await host.close(request.session_id)
+        outbox = self._outboxes.pop(request.session_id, None)
+        if outbox is not None:
+            outbox.flush()  # its last updates (SessionEnd's notices)
+        self._always.pop(request.session_id, None)
+        log.info("chat session %s closed", request.session_id)
+        return dump(ChatCloseResult(closed=True))
+
     # -- server → client --------------------------------------------------------------------
 
     def _notify(self, params: dict[str, Any]) -> None:
-        self._server.protocol.notify(methods.CHAT_UPDATED, params)
+        self._server.protocol.notify(table.CHAT_UPDATED.name, params)
 
     async def _ask(self, prompt: PermissionPrompt) -> PermissionAnswer:
         """Ask the user through the client; "always" answers are remembered per session.
@@ -281,7 +306,9 @@ class ChatHost:
         msg_id = f"permission-{uuid.uuid4()}"
         protocol = self._server.protocol
         future = asyncio.wrap_future(
-            protocol.send_request(methods.CHAT_REQUEST_PERMISSION, params.to_wire(), msg_id=msg_id)
+            protocol.send_request(
+                table.CHAT_REQUEST_PERMISSION.name, params.to_wire(), msg_id=msg_id
+            )
         )
         try:
             # shielded: a cancelled future would break pygls when the late answer comes in
@@ -292,7 +319,7 @@ class ChatHost:
             raise
         except Exception as err:
             log.warning(
-                "%s failed, so the tool is refused: %s", methods.CHAT_REQUEST_PERMISSION, err
+                "%s failed, so the tool is refused: %s", table.CHAT_REQUEST_PERMISSION.name, err
             )
             return PermissionAnswer(allow=False)
         try:
@@ -308,8 +335,3 @@ class ChatHost:
 def _drop_late_answer(future: "asyncio.Future[Any]") -> None:
     if not future.cancelled() and future.exception() is not None:
         log.debug("withdrawn question: %s", future.exception())
-
-
-def _report_failure(task: "asyncio.Future[None]") -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("the chat sessions' task failed", exc_info=task.exception())

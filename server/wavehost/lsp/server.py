@@ -1,32 +1,46 @@
 """`wavehost serve`: the pygls language server the IDE shells start over stdio.
 
-Start-up imports only pygls and lsprotocol, like a bare pygls server: the settings host (pydantic,
-the hook engine, the file watcher) and the chat host (the session runtime) are imported when the
-client first needs them.
+Handlers are registered from the method table at start-up, but each feature (settings, chat) is
+imported and built only when the client first needs it: start-up imports only pygls, lsprotocol
+and the table, like a bare pygls server. A feature module registers its own methods: it hands
+back a handler for each of the table's client→server methods it owns.
 """
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+import importlib
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from wavehost import __version__
-from wavehost.lsp import logs, methods
+from wavehost.lsp import logs
 from wavehost.lsp.converter import raw_converter
+from wavehost.protocol import table
 
 if TYPE_CHECKING:
-    from wavehost.lsp.chat import ChatHost
-    from wavehost.lsp.host import Host
+    from wavehost.lsp.workspace import WorkspaceOptions
 
-SETTINGS_METHODS = (
-    methods.HOOKS_LIST,
-    methods.HOOKS_DELETE,
-    methods.OPEN_CONFIG_FILE,
-    methods.HOOKS_PREFILL,
-)
-CHAT_METHODS = (methods.CHAT_OPEN, methods.CHAT_SEND, methods.CHAT_CANCEL, methods.CHAT_COMPACT)
+
+class Feature(Protocol):
+    handlers: Mapping[str, Callable[[Any], Awaitable[dict[str, Any]]]]
+
+    def start(self) -> None:
+        """Start its background work (called once, right after it is built)."""
+
+    def halt(self) -> None:
+        """Stop at once (LSP `exit` without `shutdown`)."""
+
+    async def stop(self) -> None: ...
+
+
+# Where each feature lives (module, class); built as `Class(server, options)`.
+FEATURES: dict[table.Feature, tuple[str, str]] = {
+    "settings": ("wavehost.lsp.settings", "SettingsFeature"),
+    "chat": ("wavehost.lsp.chat", "ChatFeature"),
+}
+STOP_ORDER: tuple[table.Feature, ...] = ("chat", "settings")  # sessions end first: SessionEnd
 
 
 class WaveServer(LanguageServer):
@@ -39,36 +53,36 @@ class WaveServer(LanguageServer):
             max_workers=4,  # one worker always reads stdin
         )
         self.init_params: types.InitializeParams | None = None
-        self._host: Host | None = None
-        self._chat: ChatHost | None = None
+        self._options: WorkspaceOptions | None = None
+        self._features: dict[table.Feature, Feature] = {}
 
     @property
-    def host(self) -> "Host":
-        if self._host is None:
-            from wavehost.lsp.host import Host  # lazy: see the module docstring
+    def options(self) -> "WorkspaceOptions":
+        if self._options is None:
+            from wavehost.lsp.workspace import options_of  # lazy: see the module docstring
 
-            self._host = Host(self)
-        return self._host
+            if self.init_params is None:
+                raise RuntimeError("the client sends initialize first")
+            self._options = options_of(self.init_params)
+        return self._options
 
-    @property
-    def chat(self) -> "ChatHost":
-        if self._chat is None:
-            from wavehost.lsp.chat import ChatHost  # lazy: see the module docstring
+    def part(self, name: table.Feature) -> Feature:
+        """The feature `name`, built (and started) on first use."""
+        feature = self._features.get(name)
+        if feature is None:
+            module, cls = FEATURES[name]
+            built: Feature = getattr(importlib.import_module(module), cls)(self, self.options)
+            feature = self._features[name] = built
+            feature.start()
+        return feature
 
-            self._chat = ChatHost(self, self.host.options)
-        return self._chat
+    def built(self, name: table.Feature) -> Feature | None:
+        return self._features.get(name)
 
 
-def _settings_handler(method: str) -> Callable[[WaveServer, Any], Coroutine[Any, Any, Any]]:
+def _handler(method: table.Method) -> Callable[[WaveServer, Any], Coroutine[Any, Any, Any]]:
     async def handle(ls: WaveServer, params: Any) -> Any:
-        return await ls.host.methods[method](params)
-
-    return handle
-
-
-def _chat_handler(method: str) -> Callable[[WaveServer, Any], Coroutine[Any, Any, Any]]:
-    async def handle(ls: WaveServer, params: Any) -> Any:
-        return await ls.chat.methods[method](params)
+        return await ls.part(method.feature).handlers[method.name](params)
 
     return handle
 
@@ -78,31 +92,31 @@ def create_server() -> WaveServer:
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: WaveServer, params: types.InitializeParams) -> None:
-        # Only remembered here: the answer to initialize must not wait for the host's imports.
+        # Only remembered here: the answer to initialize must not wait for the features' imports.
         ls.init_params = params
         logs.forward_to_client(ls, asyncio.get_running_loop())
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: WaveServer, params: types.InitializedParams) -> None:
-        ls.host.start_watching()
+        ls.part("settings")  # starts watching the hook config
 
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: WaveServer, params: None) -> None:
-        if ls._chat is not None:  # sessions end first: their SessionEnd hooks run now
-            await ls._chat.stop()
-        if ls._host is not None:
-            await ls._host.stop()
+        for name in STOP_ORDER:
+            feature = ls.built(name)
+            if feature is not None:
+                await feature.stop()
 
     @server.feature(types.EXIT)
     def on_exit(ls: WaveServer, params: None) -> None:
         # Without a shutdown first, the watch thread would hold the exit up to its timeout.
-        if ls._host is not None:
-            ls._host.stop_watching()
+        for name in STOP_ORDER:
+            feature = ls.built(name)
+            if feature is not None:
+                feature.halt()
 
-    for method in SETTINGS_METHODS:
-        server.feature(method)(_settings_handler(method))
-    for method in CHAT_METHODS:
-        server.feature(method)(_chat_handler(method))
+    for method in table.client_requests():
+        server.feature(method.name)(_handler(method))
     return server
 
 

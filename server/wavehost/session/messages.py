@@ -11,10 +11,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import ConfigDict, Field
 
 from wavehost.hooks.outcome import Notice
+from wavehost.wire import WireModel
 
 NoticeLevel = Literal["info", "warning", "error"]
 ToolStatus = Literal["pending", "running", "success", "error", "cancelled"]
@@ -25,13 +25,11 @@ def new_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
-class SessionModel(BaseModel):
-    """camelCase on the wire (transcript, LSP); mutable, because messages grow while streaming."""
+class SessionModel(WireModel):
+    """A wire model (one form in transcripts and on the LSP) that is mutable: messages grow while
+    they stream."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
-
-    def to_wire(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+    model_config = ConfigDict(frozen=False)
 
 
 class TextBlock(SessionModel):
@@ -95,9 +93,7 @@ class UserMessage(SessionModel):
     id: str = Field(default_factory=new_id)
     content: str
     is_meta: bool = False
-    # Compaction's summary: the model sees nothing before it. None rather than False so ordinary
-    # messages keep their wire form (`to_wire` drops None).
-    is_compact_summary: bool | None = None
+    is_compact_summary: bool = False  # compaction's summary: the model sees nothing before it
 
 
 class AssistantMessage(SessionModel):

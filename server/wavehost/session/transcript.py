@@ -10,8 +10,6 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel
-
 from wavehost import paths
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.messages import Message, SessionModel
@@ -40,9 +38,9 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def write_atomic(path: Path, model: BaseModel) -> None:
+def write_atomic(path: Path, model: SessionModel) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = model.model_dump_json(by_alias=True, exclude_none=True).encode("utf-8")
+    data = model.to_json()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

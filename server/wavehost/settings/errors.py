@@ -1,8 +1,17 @@
 """The one error type of the settings service: a reason the page can act on, a path, a message."""
 
 from pathlib import Path
+from typing import Literal
 
-from wavehost.lsp.protocol import ErrorReason, SettingsErrorData
+ErrorReason = Literal[
+    "notFound",
+    "readOnly",
+    "conflict",
+    "permissionDenied",
+    "malformedConfig",
+    "ioError",
+    "unknownPath",
+]
 
 
 class SettingsError(Exception):
@@ -11,7 +20,3 @@ class SettingsError(Exception):
         self.reason: ErrorReason = reason
         self.message = message
         self.path = path
-
-    def data(self) -> SettingsErrorData:
-        path = str(self.path) if self.path is not None else None
-        return SettingsErrorData(reason=self.reason, path=path, message=self.message)

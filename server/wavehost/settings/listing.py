@@ -1,71 +1,77 @@
-"""The hooks list the settings page and `wavehost hooks list` show: file-based hooks by source."""
+"""The hooks list the settings page and `wavehost hooks list` show: file-based hooks by source.
 
+Domain types only; the protocol maps them to its wire models (`wavehost.protocol.settings`).
+"""
+
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
-from wavehost.hooks.config import HookConfig, HookHandler
-from wavehost.lsp.protocol import (
-    ConfigFileEntry,
-    DiagnosticEntry,
-    HookEntry,
-    HooksListResult,
-    ProjectInfo,
-)
+from wavehost.hooks.config import ConfigFile, Diagnostic, HookConfig, HookHandler, Source
+
+FileSource = Literal["user", "project", "plugin"]  # where a listed hook can come from
 
 
-def hook_entry(handler: HookHandler, read_only: bool) -> HookEntry:
-    assert handler.path is not None
-    assert handler.source != "programmatic"
-    return HookEntry(
-        id=handler.id,
-        source=handler.source,
-        path=str(handler.path),
-        read_only=read_only,
-        event=handler.event.name,
-        matcher=handler.matcher.source,
-        command=handler.command,
-        timeout=handler.timeout,
-        async_=handler.is_async or None,
-        async_rewake=handler.async_rewake or None,
-        status_message=handler.status_message,
-        description=handler.description,
-        plugin=handler.plugin,
-        untrusted=handler.untrusted or None,
-    )
+@dataclass(frozen=True, slots=True)
+class ListedHook:
+    handler: HookHandler
+    source: FileSource
+    path: Path  # its config file
+    read_only: bool  # whether that file can be written
 
 
-def project_info(project_dir: Path) -> ProjectInfo:
-    return ProjectInfo(dir=str(project_dir), name=project_dir.name or str(project_dir))
+@dataclass(frozen=True, slots=True)
+class ListedFile:
+    file: ConfigFile
+    source: FileSource
 
 
-def listed_handlers(config: HookConfig) -> list[tuple[HookHandler, bool]]:
+@dataclass(frozen=True)
+class HooksListing:
+    project_dir: Path
+    files: tuple[ListedFile, ...]
+    hooks: tuple[ListedHook, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    trusted: bool  # False: project hooks are listed but never run
+
+    @property
+    def project_name(self) -> str:
+        return project_name(self.project_dir)
+
+
+def project_name(project_dir: Path) -> str:
+    return project_dir.name or str(project_dir)
+
+
+def file_source(source: Source) -> FileSource | None:
+    """Where a file-based hook comes from; None for programmatic hooks (never listed)."""
+    if source == "programmatic":
+        return None
+    return source
+
+
+def listed_hooks(config: HookConfig) -> list[ListedHook]:
     """The file-based handlers the page shows, each with whether its file is read-only."""
     read_only = {file.path: file.read_only for file in config.files}
-    return [
-        (h, read_only.get(h.path, True))
-        for h in config.handlers
-        if h.path is not None and h.source != "programmatic"
+    listed = []
+    for handler in config.handlers:
+        source = file_source(handler.source)
+        if source is not None and handler.path is not None:
+            path = handler.path
+            listed.append(ListedHook(handler, source, path, read_only.get(path, True)))
+    return listed
+
+
+def listing_of(config: HookConfig, project_dir: Path, *, trusted: bool = True) -> HooksListing:
+    files = [
+        ListedFile(file, source)
+        for file in config.files
+        if (source := file_source(file.source)) is not None
     ]
-
-
-def list_hooks(config: HookConfig, project_dir: Path, *, trusted: bool = True) -> HooksListResult:
-    return HooksListResult(
-        project=project_info(project_dir),
-        config_files=[
-            ConfigFileEntry(
-                source=file.source,
-                path=str(file.path),
-                exists=file.exists,
-                read_only=file.read_only,
-                error=file.error,
-                plugin=file.plugin,
-            )
-            for file in config.files
-            if file.source != "programmatic"
-        ],
-        hooks=[hook_entry(h, read_only) for h, read_only in listed_handlers(config)],
-        diagnostics=[
-            DiagnosticEntry(path=d.path, pointer=d.pointer, message=d.message)
-            for d in config.diagnostics
-        ],
+    return HooksListing(
+        project_dir=project_dir,
+        files=tuple(files),
+        hooks=tuple(listed_hooks(config)),
+        diagnostics=config.diagnostics,
         trusted=trusted,
     )

@@ -4,6 +4,8 @@ The Chinese templates are the seed's, literally (故事 新建钩子 / 编辑钩
 locales. An edit prompt also names the hook, so the model knows which entry to change.
 """
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from wavehost.hooks.config import HookHandler
@@ -23,8 +25,10 @@ NEW_PROJECT_EN = (
 EDIT_EN = "Help me edit a hook: change <event/matcher/command/timeout> to <new value>"
 
 
-def is_english(locale: str | None) -> bool:
-    return locale is not None and locale.lower().startswith("en")
+@dataclass(frozen=True)
+class Prefill:
+    prompt: str
+    config_path: Path | None  # the file to open beside the chat; None if none exists yet
 
 
 def new_hook_prompt(source: Literal["user", "project"], project_name: str, english: bool) -> str:

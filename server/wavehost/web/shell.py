@@ -1,9 +1,9 @@
 """The browser shell: what the VS Code extension and the JetBrains plugin do, for a browser tab.
 
 It starts `wavehost serve` over stdio like the IDEs, relays the page's envelope to it (only the
-protocol's methods: the allow-list comes from `wavehost.lsp.protocol.METHODS`), and does the
-shell-local actions itself: `closeSettings` / `openChat` switch the page to the chat view, and the
-server's `window/showDocument` shows the file read-only in the page.
+protocol's methods: the allow-list comes from the method table, `wavehost.protocol.table`), and
+does the table's shell-local commands itself: `closeSettings` / `openChat` switch the page to
+the chat view, and the server's `window/showDocument` shows the file read-only in the page.
 
 A page's messages are handled one at a time in arrival order: a request is written to the server
 before the next message is looked at (its answer is awaited separately).
@@ -23,7 +23,7 @@ from urllib.request import url2pathname
 
 from aiohttp import WSCloseCode, web
 
-from wavehost.lsp.protocol import METHODS
+from wavehost.protocol import table
 from wavehost.web.lsp_client import (
     INTERNAL_ERROR,
     METHOD_NOT_FOUND,
@@ -36,13 +36,9 @@ log = logging.getLogger(__name__)
 
 MAX_VIEWED_FILE = 2 * 1024 * 1024  # the read-only viewer shows config files, not big logs
 
-PAGE_REQUESTS = frozenset(m.name for m in METHODS if m.direction == "clientToServer")
-PAGE_NOTIFICATIONS = frozenset(
-    m.name for m in METHODS if m.direction == "serverToClient" and m.result is None
-)
-PAGE_ANSWERS = frozenset(
-    m.name for m in METHODS if m.direction == "serverToClient" and m.result is not None
-)
+PAGE_REQUESTS = frozenset(m.name for m in table.client_requests())
+PAGE_NOTIFICATIONS = frozenset(m.name for m in table.server_notifications())
+PAGE_ANSWERS = frozenset(m.name for m in table.server_requests())
 
 
 def serve_command() -> list[str]:
@@ -72,8 +68,8 @@ class Page:
             except ConnectionError:
                 log.debug("a page went away while sending %s", envelope.get("kind"))
 
-    async def shell(self, command: str, **args: Any) -> None:
-        await self.send({"kind": "shell", "command": command, "args": args})
+    async def shell(self, command: table.ShellCommand, **args: Any) -> None:
+        await self.send({"kind": "shell", "command": command.name, "args": args})
 
 
 class BrowserShell:
@@ -168,7 +164,7 @@ class BrowserShell:
             return {"success": False}
         # Delivered before the answer, so the page has the file before its request returns.
         for page in list(self.pages):
-            await page.shell("showFile", path=str(path), content=content)
+            await page.shell(table.SHOW_FILE, path=str(path), content=content)
         return {"success": True}
 
     async def _ask_page(self, method: str, params: Any) -> Any:
@@ -272,14 +268,14 @@ class BrowserShell:
         self._spawn(respond())
 
     async def _shell_command(self, page: Page, command: str, args: dict[str, Any]) -> None:
-        if command == "closeSettings":
-            await page.shell("showView", view="chat")
-        elif command == "openChat":
-            await page.shell("showView", view="chat")
+        if command == table.CLOSE_SETTINGS.name:
+            await page.shell(table.SHOW_VIEW, view="chat")
+        elif command == table.OPEN_CHAT.name:
+            await page.shell(table.SHOW_VIEW, view="chat")
             prefill = args.get("prefill")
             if isinstance(prefill, str):
-                await page.shell("prefill", text=prefill)
-        elif command == "openSettings":
-            await page.shell("showView", view="settings")
-        elif command != "ready":
+                await page.shell(table.PREFILL, text=prefill)
+        elif command == table.OPEN_SETTINGS.name:
+            await page.shell(table.SHOW_VIEW, view="settings")
+        elif command != table.READY.name:
             log.warning("unknown shell command from the page: %s", command)

@@ -5,20 +5,16 @@ import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
 
-import { t } from "../i18n";
-import {
-  CHAT_METHODS,
-  type AssistantMessage,
-  type Block,
-  type ChatCompactResult,
-  type ChatOpenResult,
-  type ChatRequestPermissionParams,
-  type ChatRequestPermissionResult,
-  type ChatSendResult,
-  type ChatUpdatedParams,
-  type NoticeBlock,
-  type ToolBlock,
+import { type Lang, lang, t } from "../i18n";
+import type {
+  AssistantMessage,
+  Block,
+  ChatRequestPermissionParams,
+  ChatRequestPermissionResult,
+  NoticeBlock,
+  ToolBlock,
 } from "../protocol/chat";
+import { METHODS } from "../protocol/generated";
 import { plainReason } from "../settings/model";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
@@ -203,6 +199,8 @@ export class WaveChatPanel extends LitElement {
   ];
 
   @property({ attribute: false }) rpc!: RpcClient;
+  /** The language rendered in (set by the app, so that a new locale re-renders the view). */
+  @property({ attribute: false }) language: Lang = lang();
   @state() private chat: ChatState = EMPTY;
   @state() private unavailable: string | null = null;
   @state() private error: string | null = null;
@@ -216,10 +214,10 @@ export class WaveChatPanel extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.unsubscribe = this.rpc.onNotification(CHAT_METHODS.updated, (params) => {
-      this.chat = apply(this.chat, params as ChatUpdatedParams);
+    this.unsubscribe = this.rpc.onNotification(METHODS.CHAT_UPDATED, (params) => {
+      this.chat = apply(this.chat, params);
     });
-    this.rpc.onRequest(CHAT_METHODS.requestPermission, (params) => this.askPermission(params as ChatRequestPermissionParams));
+    this.rpc.onRequest(METHODS.CHAT_REQUEST_PERMISSION, (params) => this.askPermission(params));
     void this.open();
   }
 
@@ -234,7 +232,7 @@ export class WaveChatPanel extends LitElement {
   async open(): Promise<void> {
     try {
       const params = WaveChatPanel.sessionId ? { sessionId: WaveChatPanel.sessionId } : {};
-      const result = await this.rpc.request<ChatOpenResult>(CHAT_METHODS.open, params);
+      const result = await this.rpc.request(METHODS.CHAT_OPEN, params);
       WaveChatPanel.sessionId = result.sessionId;
       this.chat = opened(result);
       this.unavailable = null;
@@ -274,7 +272,7 @@ export class WaveChatPanel extends LitElement {
     this.input.value = "";
     this.draft = "";
     try {
-      const result = await this.rpc.request<ChatSendResult>(CHAT_METHODS.send, { sessionId, text });
+      const result = await this.rpc.request(METHODS.CHAT_SEND, { sessionId, text });
       if (result.queued) this.chat = queued(this.chat, text);
     } catch (err) {
       this.error = t("chat.sendFailed", { reason: plainReason(err) });
@@ -285,7 +283,7 @@ export class WaveChatPanel extends LitElement {
   private async cancel(): Promise<void> {
     if (!this.chat.sessionId) return;
     try {
-      await this.rpc.request(CHAT_METHODS.cancel, { sessionId: this.chat.sessionId });
+      await this.rpc.request(METHODS.CHAT_CANCEL, { sessionId: this.chat.sessionId });
     } catch (err) {
       this.error = plainReason(err);
     }
@@ -297,8 +295,8 @@ export class WaveChatPanel extends LitElement {
     this.compacting = true;
     this.error = null;
     try {
-      const result = await this.rpc.request<ChatCompactResult>(
-        CHAT_METHODS.compact,
+      const result = await this.rpc.request(
+        METHODS.CHAT_COMPACT,
         { sessionId: this.chat.sessionId },
         COMPACT_TIMEOUT_MS,
       );

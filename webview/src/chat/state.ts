@@ -1,12 +1,6 @@
 /** The chat panel's state, changed only by the server's answers and updates. Pure functions. */
 
-import {
-  type ChatMessage,
-  type ChatOpenResult,
-  type ChatUpdatedParams,
-  type SessionStatus,
-  normalizeMessage,
-} from "../protocol/chat";
+import type { ChatMessage, ChatOpenResult, ChatUpdatedParams, SessionStatus } from "../protocol/chat";
 
 export interface ChatState {
   sessionId: string | null;
@@ -33,7 +27,7 @@ export function opened(result: ChatOpenResult): ChatState {
   return {
     ...EMPTY,
     sessionId: result.sessionId,
-    messages: result.messages.map(normalizeMessage),
+    messages: result.messages.slice(),
     status: result.status,
     queuedCount: result.queued,
   };
@@ -48,13 +42,13 @@ export function apply(state: ChatState, update: ChatUpdatedParams): ChatState {
   if (state.sessionId !== null && update.sessionId !== state.sessionId) return state;
   const messages = state.messages.slice();
   for (const delta of update.deltas) {
-    if (delta.op === "remove" || "messageId" in delta) {
-      const at = messages.findIndex((m) => m.id === (delta as { messageId: string }).messageId);
+    if (delta.op === "remove") {
+      const at = messages.findIndex((m) => m.id === delta.messageId);
       messages.splice(at >= 0 ? at : delta.index, 1);
+    } else if (delta.index < messages.length) {
+      messages[delta.index] = delta.message;
     } else {
-      const message = normalizeMessage(delta.message, delta.index);
-      if (delta.index < messages.length) messages[delta.index] = message;
-      else messages.push(message);
+      messages.push(delta.message);
     }
   }
   // Queued texts leave from the front as their turns start: keep the newest `queued`.

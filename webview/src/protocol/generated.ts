@@ -7,17 +7,17 @@
  * via the `definition` "AssistantMessage".
  */
 export interface AssistantMessage {
-  role?: "assistant";
-  id?: string;
-  blocks?: (TextBlock | ToolBlock | NoticeBlock)[];
+  role: "assistant";
+  id: string;
+  blocks: (TextBlock | ToolBlock | NoticeBlock)[];
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "TextBlock".
  */
 export interface TextBlock {
-  type?: "text";
-  text?: string;
+  type: "text";
+  text: string;
 }
 /**
  * One tool call. `error` is the failure text; when set, it is what the model sees.
@@ -26,15 +26,15 @@ export interface TextBlock {
  * via the `definition` "ToolBlock".
  */
 export interface ToolBlock {
-  type?: "tool";
+  type: "tool";
   id: string;
   name: string;
   input: {
     [k: string]: unknown | undefined;
   };
-  status?: "pending" | "running" | "success" | "error" | "cancelled";
-  result?: string | null;
-  error?: string | null;
+  status: "pending" | "running" | "success" | "error" | "cancelled";
+  result: string | null;
+  error: string | null;
 }
 /**
  * A line shown to the user only (hook errors, systemMessage, provider failures).
@@ -43,12 +43,12 @@ export interface ToolBlock {
  * via the `definition` "NoticeBlock".
  */
 export interface NoticeBlock {
-  type?: "notice";
+  type: "notice";
   level: "info" | "warning" | "error";
   text: string;
-  event?: string | null;
-  command?: string | null;
-  exitCode?: number | null;
+  event: string | null;
+  command: string | null;
+  exitCode: number | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -69,6 +69,26 @@ export interface ChatCancelResult {
    * A turn was running and is interrupted: its tools and hooks are killed. Queued messages stay queued
    */
   cancelled: boolean;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatCloseParams".
+ */
+export interface ChatCloseParams {
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatCloseResult".
+ */
+export interface ChatCloseResult {
+  /**
+   * True: the session was open and has ended (SessionEnd ran). False: no such session was open
+   */
+  closed: boolean;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -102,7 +122,7 @@ export interface ChatCompactResult {
  */
 export interface ChatErrorData {
   reason: "sessionNotFound" | "sessionNotOpen" | "noProvider" | "unreadableSession";
-  sessionId?: string | null;
+  sessionId: string | null;
   message: string;
 }
 /**
@@ -152,11 +172,11 @@ export interface ChatOpenResult {
  * via the `definition` "UserMessage".
  */
 export interface UserMessage {
-  role?: "user";
-  id?: string;
+  role: "user";
+  id: string;
   content: string;
-  isMeta?: boolean;
-  isCompactSummary?: boolean | null;
+  isMeta: boolean;
+  isCompactSummary: boolean;
 }
 /**
  * Server→client: may this tool call run? Sent after PreToolUse and PermissionRequest hooks
@@ -179,7 +199,7 @@ export interface ChatRequestPermissionParams {
   /**
    * Why it asks: a PreToolUse hook's permissionDecisionReason
    */
-  reason?: string | null;
+  reason: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -248,7 +268,7 @@ export interface ChatUpdatedParams {
  * via the `definition` "MessagePut".
  */
 export interface MessagePut {
-  op?: "put";
+  op: "put";
   index: number;
   message: UserMessage | AssistantMessage;
 }
@@ -260,7 +280,7 @@ export interface MessagePut {
  * via the `definition` "MessageRemove".
  */
 export interface MessageRemove {
-  op?: "remove";
+  op: "remove";
   index: number;
   messageId: string;
 }
@@ -273,8 +293,8 @@ export interface ConfigFileEntry {
   path: string;
   exists: boolean;
   readOnly: boolean;
-  error?: string | null;
-  plugin?: string | null;
+  error: string | null;
+  plugin: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -282,7 +302,7 @@ export interface ConfigFileEntry {
  */
 export interface DiagnosticEntry {
   path: string;
-  pointer?: string | null;
+  pointer: string | null;
   message: string;
 }
 /**
@@ -295,17 +315,17 @@ export interface HookEntry {
   path: string;
   readOnly: boolean;
   event: string;
-  matcher?: string | null;
-  type?: "command";
+  matcher: string | null;
+  type: "command";
   command: string;
-  timeout?: number | null;
-  async?: boolean | null;
-  asyncRewake?: boolean | null;
-  statusMessage?: string | null;
-  description?: string | null;
-  plugin?: string | null;
-  dialect?: "wave";
-  untrusted?: boolean | null;
+  timeout: number | null;
+  async: boolean | null;
+  asyncRewake: boolean | null;
+  statusMessage: string | null;
+  description: string | null;
+  plugin: string | null;
+  dialect: "wave";
+  untrusted: boolean | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -346,7 +366,7 @@ export interface HooksListResult {
   /**
    * False: project hooks are listed but never run (untrusted)
    */
-  trusted?: boolean;
+  trusted: boolean;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -395,7 +415,7 @@ export interface InitializationOptions {
    */
   locale?: string | null;
   /**
-   * Workspace trust: if false, project hooks never run
+   * Workspace trust: if false, project hooks never run (wave/workspace/setTrusted changes it later)
    */
   trusted?: boolean;
   /**
@@ -404,6 +424,21 @@ export interface InitializationOptions {
   hooks?: {
     [k: string]: unknown | undefined;
   } | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "NoArgs".
+ */
+export interface NoArgs {}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "OpenChatArgs".
+ */
+export interface OpenChatArgs {
+  /**
+   * Text to put in the chat input
+   */
+  prefill?: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -424,7 +459,38 @@ export interface OpenConfigFileResult {
   /**
    * Why not opened: the file does not exist (nothing is created), the client cannot show documents, or the client declined
    */
-  reason?: ("missing" | "unsupported" | "declined") | null;
+  reason: ("missing" | "unsupported" | "declined") | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "PrefillArgs".
+ */
+export interface PrefillArgs {
+  text: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ReadyArgs".
+ */
+export interface ReadyArgs {
+  /**
+   * The view the page shows
+   */
+  view: "settings" | "chat";
+  /**
+   * The locale the page renders in
+   */
+  locale: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "SetLocaleArgs".
+ */
+export interface SetLocaleArgs {
+  /**
+   * A BCP 47 locale, e.g. zh-CN; the page picks its language
+   */
+  locale: string;
 }
 /**
  * `error.data` of a settings request that failed (JSON-RPC code -32803, RequestFailed).
@@ -441,23 +507,102 @@ export interface SettingsErrorData {
     | "malformedConfig"
     | "ioError"
     | "unknownPath";
-  path?: string | null;
+  path: string | null;
   message: string;
 }
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ShowFileArgs".
+ */
+export interface ShowFileArgs {
+  /**
+   * Absolute path of the file shown
+   */
+  path: string;
+  /**
+   * Its text (a shell shows only files of bounded size)
+   */
+  content: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ShowViewArgs".
+ */
+export interface ShowViewArgs {
+  view: "settings" | "chat";
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "WorkspaceSetTrustedParams".
+ */
+export interface WorkspaceSetTrustedParams {
+  /**
+   * Whether the user trusts the workspace now
+   */
+  trusted: boolean;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "WorkspaceSetTrustedResult".
+ */
+export interface WorkspaceSetTrustedResult {
+  /**
+   * The trust in force from now on
+   */
+  trusted: boolean;
+  /**
+   * False: it already was so (no wave/hooks/changed follows)
+   */
+  changed: boolean;
+}
+
+/** Every custom method's name, by its table constant: use these, never the string. */
+export const METHODS = {
+  /** Every file-based hook by source, the config files, and what is wrong in them. */
+  HOOKS_LIST: "wave/hooks/list",
+  /** Delete one hook by id; the file keeps every other byte. Errors carry SettingsErrorData. */
+  HOOKS_DELETE: "wave/hooks/delete",
+  /** The localized chat prompt for New / Edit, and the config file to open beside the chat. */
+  HOOKS_PREFILL: "wave/hooks/prefill",
+  /** Open a listed config file in the IDE: the server asks with window/showDocument and answers once the client did (or declined). */
+  OPEN_CONFIG_FILE: "wave/openConfigFile",
+  /** The user changed workspace trust: the settings list and sessions opened from now on use it (no restart); wave/hooks/changed follows when it changed. */
+  WORKSPACE_SET_TRUSTED: "wave/workspace/setTrusted",
+  /** Something the hooks list depends on changed (a config file, trust): list again. */
+  HOOKS_CHANGED: "wave/hooks/changed",
+  /** Open a new session or attach to one by id (open, saved, or new with that id): the answer is a full snapshot; wave/chat/updated deltas follow. */
+  CHAT_OPEN: "wave/chat/open",
+  /** A user message; it waits in the queue while a turn runs. */
+  CHAT_SEND: "wave/chat/send",
+  /** Interrupt the running turn (Stop): its tools and hooks are killed, its questions withdrawn. */
+  CHAT_CANCEL: "wave/chat/cancel",
+  /** Compact the conversation once the running turn is over (may take minutes). */
+  CHAT_COMPACT: "wave/chat/compact",
+  /** End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs. */
+  CHAT_CLOSE: "wave/chat/close",
+  /** What changed in a session: message deltas, then the session's state after them. */
+  CHAT_UPDATED: "wave/chat/updated",
+  /** May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled. */
+  CHAT_REQUEST_PERMISSION: "wave/chat/requestPermission",
+} as const;
+
+export type MethodName = (typeof METHODS)[keyof typeof METHODS];
 
 /** Requests the page sends to the server: params and result of each. */
 export interface ServerRequests {
   "wave/hooks/list": { params: HooksListParams; result: HooksListResult };
   "wave/hooks/delete": { params: HooksDeleteParams; result: HooksDeleteResult };
-  "wave/openConfigFile": { params: OpenConfigFileParams; result: OpenConfigFileResult };
   "wave/hooks/prefill": { params: HooksPrefillParams; result: HooksPrefillResult };
+  "wave/openConfigFile": { params: OpenConfigFileParams; result: OpenConfigFileResult };
+  "wave/workspace/setTrusted": { params: WorkspaceSetTrustedParams; result: WorkspaceSetTrustedResult };
   "wave/chat/open": { params: ChatOpenParams; result: ChatOpenResult };
   "wave/chat/send": { params: ChatSendParams; result: ChatSendResult };
   "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
   "wave/chat/compact": { params: ChatCompactParams; result: ChatCompactResult };
+  "wave/chat/close": { params: ChatCloseParams; result: ChatCloseResult };
 }
 
-/** Requests the server sends to the page (through the shell): params and result of each. */
+/** Requests the server sends to the page (through the shell). */
 export interface PageRequests {
   "wave/chat/requestPermission": { params: ChatRequestPermissionParams; result: ChatRequestPermissionResult };
 }
@@ -468,52 +613,184 @@ export interface ServerNotifications {
   "wave/chat/updated": ChatUpdatedParams;
 }
 
-/** Every custom method, with its direction: what a shell relays (its allow-list). */
+/**
+ * Every custom method as the table declares it: what a shell relays (its allow-list) and how
+ * it routes per session (`session`: opens / closes / scoped / null, see docs/protocol.md).
+ */
 export const PROTOCOL_METHODS = {
   "wave/hooks/list": {
+    "constant": "HOOKS_LIST",
     "direction": "clientToServer",
-    "kind": "request"
+    "kind": "request",
+    "feature": "settings",
+    "session": null
   },
   "wave/hooks/delete": {
+    "constant": "HOOKS_DELETE",
     "direction": "clientToServer",
-    "kind": "request"
-  },
-  "wave/openConfigFile": {
-    "direction": "clientToServer",
-    "kind": "request"
+    "kind": "request",
+    "feature": "settings",
+    "session": null
   },
   "wave/hooks/prefill": {
+    "constant": "HOOKS_PREFILL",
     "direction": "clientToServer",
-    "kind": "request"
+    "kind": "request",
+    "feature": "settings",
+    "session": null
+  },
+  "wave/openConfigFile": {
+    "constant": "OPEN_CONFIG_FILE",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null
+  },
+  "wave/workspace/setTrusted": {
+    "constant": "WORKSPACE_SET_TRUSTED",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null
   },
   "wave/hooks/changed": {
+    "constant": "HOOKS_CHANGED",
     "direction": "serverToClient",
-    "kind": "notification"
+    "kind": "notification",
+    "feature": "settings",
+    "session": null
   },
   "wave/chat/open": {
+    "constant": "CHAT_OPEN",
     "direction": "clientToServer",
-    "kind": "request"
+    "kind": "request",
+    "feature": "chat",
+    "session": "opens"
   },
   "wave/chat/send": {
+    "constant": "CHAT_SEND",
     "direction": "clientToServer",
-    "kind": "request"
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped"
   },
   "wave/chat/cancel": {
+    "constant": "CHAT_CANCEL",
     "direction": "clientToServer",
-    "kind": "request"
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped"
   },
   "wave/chat/compact": {
+    "constant": "CHAT_COMPACT",
     "direction": "clientToServer",
-    "kind": "request"
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped"
+  },
+  "wave/chat/close": {
+    "constant": "CHAT_CLOSE",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "chat",
+    "session": "closes"
   },
   "wave/chat/updated": {
+    "constant": "CHAT_UPDATED",
     "direction": "serverToClient",
-    "kind": "notification"
+    "kind": "notification",
+    "feature": "chat",
+    "session": "scoped"
   },
   "wave/chat/requestPermission": {
+    "constant": "CHAT_REQUEST_PERMISSION",
     "direction": "serverToClient",
-    "kind": "request"
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped"
   }
+} as const;
+
+/** The shell-local commands' names, by table constant (`{kind: "shell", command, args}`). */
+export const SHELL_COMMANDS = {
+  /** The page listens now (a shell holds back what it has for the page until then). */
+  READY: "ready",
+  /** Close the settings page (it may be destroyed: the page sends nothing after this). */
+  CLOSE_SETTINGS: "closeSettings",
+  /** Show the chat panel, its input prefilled with `prefill` when given. */
+  OPEN_CHAT: "openChat",
+  /** Show the settings page. */
+  OPEN_SETTINGS: "openSettings",
+  /** Switch the page to a view (a shell that has one page for both views). */
+  SHOW_VIEW: "showView",
+  /** Put text in the chat input (editable; sent as a normal user message). */
+  PREFILL: "prefill",
+  /** Show a file read-only beside the view (browser mode's window/showDocument). */
+  SHOW_FILE: "showFile",
+  /** The IDE's language changed: render in this locale from now on. */
+  SET_LOCALE: "setLocale",
+} as const;
+
+/** Shell commands the page sends, with their args. */
+export interface PageShellCommands {
+  "ready": ReadyArgs;
+  "closeSettings": NoArgs;
+  "openChat": OpenChatArgs;
+  "openSettings": NoArgs;
+}
+
+/** Shell commands a shell sends the page, with their args. */
+export interface ShellPageCommands {
+  "showView": ShowViewArgs;
+  "prefill": PrefillArgs;
+  "showFile": ShowFileArgs;
+  "setLocale": SetLocaleArgs;
+}
+
+/** Each shell command's direction. */
+export const SHELL_COMMAND_TABLE = {
+  "ready": {
+    "constant": "READY",
+    "direction": "pageToShell"
+  },
+  "closeSettings": {
+    "constant": "CLOSE_SETTINGS",
+    "direction": "pageToShell"
+  },
+  "openChat": {
+    "constant": "OPEN_CHAT",
+    "direction": "pageToShell"
+  },
+  "openSettings": {
+    "constant": "OPEN_SETTINGS",
+    "direction": "pageToShell"
+  },
+  "showView": {
+    "constant": "SHOW_VIEW",
+    "direction": "shellToPage"
+  },
+  "prefill": {
+    "constant": "PREFILL",
+    "direction": "shellToPage"
+  },
+  "showFile": {
+    "constant": "SHOW_FILE",
+    "direction": "shellToPage"
+  },
+  "setLocale": {
+    "constant": "SET_LOCALE",
+    "direction": "shellToPage"
+  }
+} as const;
+
+/** The locale → UI language rule (wavehost.language): apply it with `languageOf` in i18n.ts. */
+export const LANGUAGE_RULE = {
+  "languages": [
+    "zh",
+    "en"
+  ],
+  "unset": "zh",
+  "fallback": "en"
 } as const;
 
 /** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */

@@ -9,15 +9,16 @@
  * Delete: wave/hooks/delete, then the list is always reloaded from the server, success or not.
  */
 
-import type { RpcClient } from "../transport/rpc";
-import type {
-  HookEntry,
-  HooksDeleteResult,
-  HooksListResult,
-  HooksPrefillResult,
-  OpenConfigFileResult,
-  ServerRequests,
+import {
+  type HookEntry,
+  type HooksDeleteResult,
+  type HooksListResult,
+  type HooksPrefillResult,
+  METHODS,
+  type OpenConfigFileResult,
+  SHELL_COMMANDS,
 } from "../protocol/generated";
+import type { RpcClient } from "../transport/rpc";
 
 /** How long Edit waits for the config file to open before it closes the page anyway. */
 export const OPEN_CONFIG_TIMEOUT_MS = 5_000;
@@ -36,26 +37,18 @@ export class HooksActions {
     private readonly openTimeoutMs = OPEN_CONFIG_TIMEOUT_MS,
   ) {}
 
-  private call<M extends keyof ServerRequests>(
-    method: M,
-    params: ServerRequests[M]["params"],
-    timeoutMs?: number,
-  ): Promise<ServerRequests[M]["result"]> {
-    return this.rpc.request<ServerRequests[M]["result"]>(method, params, timeoutMs);
-  }
-
   list(): Promise<HooksListResult> {
-    return this.call("wave/hooks/list", {});
+    return this.rpc.request(METHODS.HOOKS_LIST, {});
   }
 
   async newHook(source: "user" | "project"): Promise<HooksPrefillResult> {
-    const prefill = await this.call("wave/hooks/prefill", { action: "new", source });
+    const prefill = await this.rpc.request(METHODS.HOOKS_PREFILL, { action: "new", source });
     this.handOverToChat(prefill.prompt);
     return prefill;
   }
 
   async editHook(hook: HookEntry): Promise<EditOutcome> {
-    const prefill = await this.call("wave/hooks/prefill", {
+    const prefill = await this.rpc.request(METHODS.HOOKS_PREFILL, {
       action: "edit",
       source: hook.source,
       id: hook.id,
@@ -66,7 +59,7 @@ export class HooksActions {
     let openError: unknown = null;
     if (configPath) {
       try {
-        opened = await this.call("wave/openConfigFile", { path: configPath }, this.openTimeoutMs);
+        opened = await this.rpc.request(METHODS.OPEN_CONFIG_FILE, { path: configPath }, this.openTimeoutMs);
       } catch (err) {
         openError = err; // a file that will not open must not keep the user from the chat
       }
@@ -76,11 +69,11 @@ export class HooksActions {
   }
 
   deleteHook(hook: HookEntry): Promise<HooksDeleteResult> {
-    return this.call("wave/hooks/delete", { id: hook.id });
+    return this.rpc.request(METHODS.HOOKS_DELETE, { id: hook.id });
   }
 
   private handOverToChat(prompt: string): void {
-    this.rpc.shell("closeSettings");
-    this.rpc.shell("openChat", { prefill: prompt });
+    this.rpc.shell(SHELL_COMMANDS.CLOSE_SETTINGS, {});
+    this.rpc.shell(SHELL_COMMANDS.OPEN_CHAT, { prefill: prompt });
   }
 }

@@ -8,8 +8,8 @@ import "@vscode-elements/elements/dist/vscode-tabs/index.js";
 import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
 
-import { lang, t } from "../i18n";
-import type { DiagnosticEntry, HookEntry, HooksListResult } from "../protocol/generated";
+import { type Lang, lang, t } from "../i18n";
+import { type DiagnosticEntry, type HookEntry, type HooksListResult, METHODS } from "../protocol/generated";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { HooksActions } from "./actions";
@@ -139,6 +139,8 @@ export class WaveHooksPage extends LitElement {
   ];
 
   @property({ attribute: false }) rpc!: RpcClient;
+  /** The language rendered in (set by the app, so that a new locale re-renders the view). */
+  @property({ attribute: false }) language: Lang = lang();
   @state() private list: HooksListResult | null = null;
   @state() private loadError: string | null = null;
   @state() private loading = false;
@@ -155,7 +157,7 @@ export class WaveHooksPage extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.actions = new HooksActions(this.rpc);
-    this.unsubscribe = this.rpc.onNotification("wave/hooks/changed", () => void this.reload());
+    this.unsubscribe = this.rpc.onNotification(METHODS.HOOKS_CHANGED, () => void this.reload());
     void this.reload();
   }
 

@@ -31,7 +31,7 @@ export function bySource(list: HooksListResult): Record<Source, SourceView> {
     const paths = new Set(files.map((f) => f.path));
     const problems: DiagnosticEntry[] = files
       .filter((f) => f.error)
-      .map((f) => ({ path: f.path, message: f.error ?? "" }));
+      .map((f) => ({ path: f.path, pointer: null, message: f.error ?? "" }));
     for (const d of list.diagnostics) {
       const duplicate = problems.some((p) => p.path === d.path && p.message === d.message);
       if (paths.has(d.path) && !duplicate) problems.push(d);

@@ -1,10 +1,18 @@
 /**
- * Requests, notifications and shell commands over one Transport.
+ * Requests, notifications and shell commands over one Transport, typed by the method table
+ * (generated.ts): a method's params and result, a shell command's args.
  *
  * Every request is bounded: if no answer arrives in time it fails with a `RequestTimeoutError`
  * that says which request and how long it waited, instead of leaving the UI hanging.
  */
 
+import type {
+  PageRequests,
+  PageShellCommands,
+  ServerNotifications,
+  ServerRequests,
+  ShellPageCommands,
+} from "../protocol/generated";
 import type { Transport } from "./adapters";
 import type { Envelope, ErrorObject, RequestId } from "./envelope";
 
@@ -52,14 +60,16 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
-type RequestHandler = (params: unknown) => Promise<unknown> | unknown;
+type RequestHandler = (params: never) => Promise<unknown> | unknown;
+type Handler = (value: never) => void;
 
 export class RpcClient {
   private nextId = 1;
   private readonly pending = new Map<RequestId, Pending>();
-  private readonly notificationHandlers = new Map<string, Set<(params: unknown) => void>>();
+  private readonly notificationHandlers = new Map<string, Set<Handler>>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly shellHandlers = new Map<string, Set<(args: Record<string, unknown>) => void>>();
+  private readonly shellHandlers = new Map<string, Set<Handler>>();
+  private readonly closeListeners = new Set<(reason: string) => void>();
   private closedReason: string | null = null;
 
   constructor(
@@ -74,7 +84,7 @@ export class RpcClient {
         clearTimeout(entry.timer);
         entry.reject(new ConnectionClosedError(entry.method, reason));
       }
-      this.emitShell("connectionClosed", { reason });
+      for (const listener of this.closeListeners) listener(reason);
     });
   }
 
@@ -82,7 +92,12 @@ export class RpcClient {
     return this.transport.name;
   }
 
-  request<R = unknown>(method: string, params: unknown = {}, timeoutMs?: number): Promise<R> {
+  request<M extends keyof ServerRequests>(
+    method: M,
+    params: ServerRequests[M]["params"],
+    timeoutMs?: number,
+  ): Promise<ServerRequests[M]["result"]> {
+    type R = ServerRequests[M]["result"];
     if (this.closedReason !== null) {
       return Promise.reject(new ConnectionClosedError(method, this.closedReason));
     }
@@ -98,31 +113,33 @@ export class RpcClient {
     });
   }
 
-  shell(command: string, args: Record<string, unknown> = {}): void {
-    this.transport.send({ kind: "shell", command, args });
+  shell<C extends keyof PageShellCommands>(command: C, args: PageShellCommands[C]): void {
+    this.transport.send({ kind: "shell", command, args: args as Record<string, unknown> });
   }
 
-  onNotification(method: string, handler: (params: unknown) => void): () => void {
-    let set = this.notificationHandlers.get(method);
-    if (!set) this.notificationHandlers.set(method, (set = new Set()));
-    set.add(handler);
-    return () => set.delete(handler);
+  onNotification<M extends keyof ServerNotifications>(
+    method: M,
+    handler: (params: ServerNotifications[M]) => void,
+  ): () => void {
+    return subscribe(this.notificationHandlers, method, handler);
   }
 
   /** Answers server→client requests (e.g. a permission prompt); one handler per method. */
-  onRequest(method: string, handler: RequestHandler): void {
+  onRequest<M extends keyof PageRequests>(
+    method: M,
+    handler: (params: PageRequests[M]["params"]) => Promise<PageRequests[M]["result"]> | PageRequests[M]["result"],
+  ): void {
     this.requestHandlers.set(method, handler);
   }
 
-  onShell(command: string, handler: (args: Record<string, unknown>) => void): () => void {
-    let set = this.shellHandlers.get(command);
-    if (!set) this.shellHandlers.set(command, (set = new Set()));
-    set.add(handler);
-    return () => set.delete(handler);
+  onShell<C extends keyof ShellPageCommands>(command: C, handler: (args: ShellPageCommands[C]) => void): () => void {
+    return subscribe(this.shellHandlers, command, handler);
   }
 
-  private emitShell(command: string, args: Record<string, unknown>): void {
-    for (const handler of this.shellHandlers.get(command) ?? []) handler(args);
+  /** Called once the link to the shell is gone for good, with the reason. */
+  onClose(listener: (reason: string) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
   }
 
   private receive(message: Envelope): void {
@@ -138,14 +155,16 @@ export class RpcClient {
       }
       case "notification":
         for (const handler of this.notificationHandlers.get(message.method) ?? []) {
-          handler(message.params);
+          (handler as (params: unknown) => void)(message.params);
         }
         return;
       case "request":
         void this.answer(message.id, message.method, message.params);
         return;
       case "shell":
-        this.emitShell(message.command, message.args ?? {});
+        for (const handler of this.shellHandlers.get(message.command) ?? []) {
+          (handler as (args: unknown) => void)(message.args ?? {});
+        }
         return;
     }
   }
@@ -158,11 +177,18 @@ export class RpcClient {
       return;
     }
     try {
-      const result = await handler(params);
+      const result = await (handler as (params: unknown) => unknown)(params);
       this.transport.send({ kind: "response", id, result: result ?? null });
     } catch (err) {
       const error = { code: -32603, message: err instanceof Error ? err.message : String(err) };
       this.transport.send({ kind: "response", id, error });
     }
   }
+}
+
+function subscribe(handlers: Map<string, Set<Handler>>, key: string, handler: Handler): () => void {
+  let set = handlers.get(key);
+  if (!set) handlers.set(key, (set = new Set()));
+  set.add(handler);
+  return () => set.delete(handler);
 }

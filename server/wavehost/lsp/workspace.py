@@ -1,4 +1,8 @@
-"""What the client told the server at `initialize`: the project, the locale, trust, hooks."""
+"""The workspace the client described at `initialize`: the project, the locale, trust, hooks.
+
+One `WorkspaceOptions` per server, shared by its features. Trust may change later
+(`wave/workspace/setTrusted`): whoever reads it reads it when it acts, never a copy.
+"""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -8,11 +12,11 @@ from lsprotocol.types import InitializeParams
 from pydantic import ValidationError
 from pygls.uris import to_fs_path
 
-from wavehost.lsp.protocol import InitializationOptions
+from wavehost.protocol.workspace import InitializationOptions
 
 
-@dataclass(frozen=True)
-class Session:
+@dataclass
+class WorkspaceOptions:
     project_dir: Path
     locale: str | None
     trusted: bool
@@ -20,11 +24,11 @@ class Session:
     warnings: tuple[str, ...] = ()
 
 
-def session_of(params: InitializeParams) -> Session:
+def options_of(params: InitializeParams) -> WorkspaceOptions:
     """Resolve the options; a bad option is ignored with a warning, never fatal."""
     options, warnings = _options(params.initialization_options)
     project = _path(options.project_dir) if options.project_dir else _workspace_dir(params)
-    return Session(
+    return WorkspaceOptions(
         project_dir=(project or Path.cwd()).resolve(),
         locale=options.locale or params.locale,
         trusted=options.trusted,

@@ -1,0 +1,136 @@
+"""The settings feature: the settings page's methods over the settings service, and the watch
+that tells the client when the hooks list may have changed.
+
+Imported on first use, not at start-up: it pulls in pydantic and the hook engine.
+"""
+
+import asyncio
+import logging
+from typing import Any, TypeVar
+
+from anyio import to_thread
+from lsprotocol.types import ShowDocumentParams
+from pygls.lsp.server import LanguageServer
+
+from wavehost.lsp.edge import Params, RequestFailedError, dump, handlers_for, off_loop, parse, spawn
+from wavehost.lsp.workspace import WorkspaceOptions
+from wavehost.protocol import table
+from wavehost.protocol.settings import (
+    HookEntry,
+    HooksDeleteParams,
+    HooksDeleteResult,
+    HooksListParams,
+    HooksListResult,
+    HooksPrefillParams,
+    HooksPrefillResult,
+    OpenConfigFileParams,
+    OpenConfigFileResult,
+    SettingsErrorData,
+)
+from wavehost.protocol.workspace import WorkspaceSetTrustedParams, WorkspaceSetTrustedResult
+from wavehost.settings.errors import SettingsError
+from wavehost.settings.listing import HooksListing
+from wavehost.settings.service import SettingsService
+from wavehost.settings.watch import ConfigWatcher
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class SettingsFeature:
+    def __init__(self, server: LanguageServer, options: WorkspaceOptions) -> None:
+        self._server = server
+        self._options = options
+        for warning in options.warnings:
+            log.warning(warning)
+        log.info("project %s (trusted: %s)", options.project_dir, options.trusted)
+        self.settings = SettingsService(
+            options.project_dir,
+            trusted=options.trusted,
+            programmatic=options.hooks,
+            locale=options.locale,
+        )
+        self._watcher = ConfigWatcher(self.settings.inputs, self._changed)
+        self._watching: asyncio.Task[None] | None = None
+        self._listed: tuple[HooksListing, dict[str, Any]] | None = None  # the last list, dumped
+        self.handlers = handlers_for(
+            "settings",
+            {
+                table.HOOKS_LIST: self.hooks_list,
+                table.HOOKS_DELETE: self.hooks_delete,
+                table.HOOKS_PREFILL: self.hooks_prefill,
+                table.OPEN_CONFIG_FILE: self.open_config_file,
+                table.WORKSPACE_SET_TRUSTED: self.set_trusted,
+            },
+        )
+
+    def start(self) -> None:
+        self._watching = spawn(self._watcher.run(), "watching the hook config")
+
+    def halt(self) -> None:
+        """Stop at once (LSP `exit` without `shutdown`): the watch thread must not hold it up."""
+        self._watcher.stop()
+
+    async def stop(self) -> None:
+        self.halt()
+        if self._watching is not None:
+            await asyncio.wait([self._watching], timeout=2)
+
+    async def _changed(self) -> None:
+        self._server.protocol.notify(table.HOOKS_CHANGED.name, {})
+
+    async def _run(self, work: Any, *args: Any) -> Any:
+        """Blocking service work off the loop; a `SettingsError` becomes RequestFailedError whose
+        `data` is SettingsErrorData."""
+        try:
+            return await off_loop(work, *args)
+        except SettingsError as err:
+            raise RequestFailedError(err.message, SettingsErrorData.of(err)) from err
+
+    # -- methods ----------------------------------------------------------------------------
+
+    async def hooks_list(self, params: Params) -> dict[str, Any]:
+        parse(HooksListParams, params, table.HOOKS_LIST)
+        listing: HooksListing = await self._run(self.settings.list_hooks)
+        listed = self._listed
+        if listed is None or listed[0] is not listing:  # unchanged: the same dict again
+            listed = self._listed = (listing, dump(HooksListResult.of(listing)))
+        return listed[1]
+
+    async def hooks_delete(self, params: Params) -> dict[str, Any]:
+        request = parse(HooksDeleteParams, params, table.HOOKS_DELETE)
+        deleted = await self._run(self.settings.delete, request.id)
+        log.info("deleted hook %s from %s", request.id, deleted.path)
+        return dump(HooksDeleteResult(deleted=HookEntry.of(deleted)))
+
+    async def hooks_prefill(self, params: Params) -> dict[str, Any]:
+        request = parse(HooksPrefillParams, params, table.HOOKS_PREFILL)
+        if request.action == "edit" and request.id:
+            prefill = await self._run(self.settings.prefill_edit, request.id)
+        else:
+            prefill = await self._run(self.settings.prefill_new, request.source)
+        return dump(HooksPrefillResult.of(prefill))
+
+    async def open_config_file(self, params: Params) -> dict[str, Any]:
+        request = parse(OpenConfigFileParams, params, table.OPEN_CONFIG_FILE)
+        file = await self._run(self.settings.config_file, request.path)
+        if not await to_thread.run_sync(file.path.is_file):
+            return dump(OpenConfigFileResult(opened=False, reason="missing"))
+        window = self._server.client_capabilities.window
+        if not (window and window.show_document and window.show_document.support):
+            return dump(OpenConfigFileResult(opened=False, reason="unsupported"))
+        shown = await self._server.window_show_document_async(
+            ShowDocumentParams(uri=file.path.absolute().as_uri(), take_focus=True)
+        )
+        return dump(
+            OpenConfigFileResult(opened=shown.success, reason=None if shown.success else "declined")
+        )
+
+    async def set_trusted(self, params: Params) -> dict[str, Any]:
+        request = parse(WorkspaceSetTrustedParams, params, table.WORKSPACE_SET_TRUSTED)
+        self._options.trusted = request.trusted  # sessions opened from now on
+        changed: bool = await self._run(self.settings.set_trusted, request.trusted)
+        if changed:
+            log.info("workspace trust is now %s", request.trusted)
+            await self._changed()
+        return dump(WorkspaceSetTrustedResult(trusted=request.trusted, changed=changed))

@@ -1,0 +1,174 @@
+"""Wire models of the chat panel's methods (`wave/chat/*`)."""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from wavehost.hooks.payloads import PermissionMode
+from wavehost.session.messages import Message
+from wavehost.session.permissions import SessionPermissionMode
+from wavehost.session.updates import SessionStatus
+from wavehost.wire import WireModel
+
+SessionId = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z0-9_-]{1,128}$",
+        description="A session id (wave/chat/open's answer; the transcript is "
+        "~/.wave/sessions/session_<id>.json)",
+    ),
+]
+ProviderName = Literal["anthropic", "openai", "scripted"]
+
+
+class ChatOpenParams(WireModel):
+    session_id: SessionId | None = Field(
+        default=None,
+        description="Resume this session: the open one with this id, else its saved transcript "
+        "(SessionStart source `resume`). Absent: a new session",
+    )
+    permission_mode: SessionPermissionMode | None = Field(
+        default=None, description="Default: `default` (an open session keeps its mode)"
+    )
+    provider: ProviderName | None = Field(
+        default=None,
+        description="Default: WAVE_PROVIDER, then `provider` in settings, then whichever API key "
+        "is set",
+    )
+    model: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Default: WAVE_MODEL, then settings, then the provider's default",
+    )
+
+
+class ChatOpenResult(WireModel):
+    session_id: str
+    transcript_path: str
+    status: SessionStatus
+    queued: int = Field(description="User messages waiting for the running turn to end")
+    permission_mode: PermissionMode
+    provider: str
+    model: str
+    messages: list[Message] = Field(
+        description="The whole conversation now; `wave/chat/updated` deltas apply to it"
+    )
+
+
+class ChatSendParams(WireModel):
+    session_id: SessionId
+    text: str = Field(min_length=1, description="The user's message")
+
+
+class ChatSendResult(WireModel):
+    queued: bool = Field(
+        description="True: a turn is running, the message waits for it to end (and for any "
+        "message queued before it)"
+    )
+
+
+class ChatCancelParams(WireModel):
+    session_id: SessionId
+
+
+class ChatCancelResult(WireModel):
+    cancelled: bool = Field(
+        description="A turn was running and is interrupted: its tools and hooks are killed. "
+        "Queued messages stay queued"
+    )
+
+
+class ChatCompactParams(WireModel):
+    session_id: SessionId
+    instructions: str | None = Field(
+        default=None,
+        description="What the summary should keep or focus on (like `/compact <instructions>`); "
+        "PreCompact hooks' output is added to it",
+    )
+
+
+class ChatCompactResult(WireModel):
+    compacted: bool = Field(
+        description="True: the model now continues from a summary. False: the summary call "
+        "failed and the conversation is unchanged (an error notice says why). Answered once any "
+        "running turn and the compaction are over"
+    )
+
+
+class ChatCloseParams(WireModel):
+    session_id: SessionId
+
+
+class ChatCloseResult(WireModel):
+    closed: bool = Field(
+        description="True: the session was open and has ended (SessionEnd ran). False: no such "
+        "session was open"
+    )
+
+
+class MessagePut(WireModel):
+    """The message at `index` is this one now: a new message when `index` is the length of the
+    list, else a replacement (streamed text, a tool's status, a notice)."""
+
+    op: Literal["put"] = "put"
+    index: int = Field(ge=0)
+    message: Message
+
+
+class MessageRemove(WireModel):
+    """The message at `index` (whose id is `messageId`) left the conversation, e.g. a prompt a
+    UserPromptSubmit hook blocked; later messages move up by one."""
+
+    op: Literal["remove"] = "remove"
+    index: int = Field(ge=0)
+    message_id: str
+
+
+MessageDelta = Annotated[MessagePut | MessageRemove, Field(discriminator="op")]
+
+
+class ChatUpdatedParams(WireModel):
+    """What changed in a session since the last notification. Deltas apply in order; the other
+    fields are the state after them."""
+
+    session_id: str
+    deltas: list[MessageDelta]
+    status: SessionStatus
+    queued: int = Field(description="User messages waiting for the running turn to end")
+    running_hooks: list[str] = Field(
+        description="The `statusMessage`s of the hooks running now (hooks without one are not "
+        "listed)"
+    )
+
+
+class ChatRequestPermissionParams(WireModel):
+    """Server→client: may this tool call run? Sent after PreToolUse and PermissionRequest hooks
+    left the question open."""
+
+    session_id: str
+    tool_use_id: str
+    tool_name: str
+    tool_input: dict[str, Any]
+    mode: PermissionMode = Field(description="The session's permission mode")
+    reason: str | None = Field(
+        default=None, description="Why it asks: a PreToolUse hook's permissionDecisionReason"
+    )
+
+
+class ChatRequestPermissionResult(WireModel):
+    allow: bool
+    always: bool = Field(
+        default=False,
+        description="With allow: do not ask again about this tool in this session",
+    )
+    message: str | None = Field(
+        default=None, description="With a refusal: the user's words, passed on to the model"
+    )
+
+
+class ChatErrorData(WireModel):
+    """`error.data` of a chat request that failed (JSON-RPC code -32803, RequestFailed)."""
+
+    reason: Literal["sessionNotFound", "sessionNotOpen", "noProvider", "unreadableSession"]
+    session_id: str | None = None
+    message: str

@@ -1,0 +1,175 @@
+"""Wire models of the settings page's methods, and the mapping from the settings service's domain
+types to them."""
+
+from typing import Literal, Self
+
+from pydantic import Field, model_validator
+
+from wavehost.settings.errors import ErrorReason, SettingsError
+from wavehost.settings.listing import FileSource, HooksListing, ListedFile, ListedHook
+from wavehost.settings.prefill import Prefill
+from wavehost.wire import WireModel
+
+HookSource = FileSource
+
+
+class ProjectInfo(WireModel):
+    dir: str
+    name: str
+
+
+class ConfigFileEntry(WireModel):
+    source: HookSource
+    path: str
+    exists: bool
+    read_only: bool
+    error: str | None = None
+    plugin: str | None = None
+
+    @classmethod
+    def of(cls, listed: ListedFile) -> Self:
+        file = listed.file
+        return cls(
+            source=listed.source,
+            path=str(file.path),
+            exists=file.exists,
+            read_only=file.read_only,
+            error=file.error,
+            plugin=file.plugin,
+        )
+
+
+class HookEntry(WireModel):
+    id: str
+    source: HookSource
+    path: str
+    read_only: bool
+    event: str
+    matcher: str | None = None
+    type: Literal["command"] = "command"
+    command: str
+    timeout: float | None = None
+    async_: bool | None = Field(default=None, alias="async")
+    async_rewake: bool | None = None
+    status_message: str | None = None
+    description: str | None = None
+    plugin: str | None = None
+    dialect: Literal["wave"] = "wave"
+    untrusted: bool | None = None
+
+    @classmethod
+    def of(cls, listed: ListedHook) -> Self:
+        handler = listed.handler
+        return cls(
+            id=handler.id,
+            source=listed.source,
+            path=str(listed.path),
+            read_only=listed.read_only,
+            event=handler.event.name,
+            matcher=handler.matcher.source,
+            command=handler.command,
+            timeout=handler.timeout,
+            async_=handler.is_async or None,
+            async_rewake=handler.async_rewake or None,
+            status_message=handler.status_message,
+            description=handler.description,
+            plugin=handler.plugin,
+            untrusted=handler.untrusted or None,
+        )
+
+
+class DiagnosticEntry(WireModel):
+    path: str
+    pointer: str | None = None
+    message: str
+
+
+class HooksListParams(WireModel):
+    pass
+
+
+class HooksListResult(WireModel):
+    project: ProjectInfo
+    config_files: list[ConfigFileEntry]
+    hooks: list[HookEntry]
+    diagnostics: list[DiagnosticEntry]
+    trusted: bool = Field(
+        default=True, description="False: project hooks are listed but never run (untrusted)"
+    )
+
+    @classmethod
+    def of(cls, listing: HooksListing) -> Self:
+        return cls(
+            project=ProjectInfo(dir=str(listing.project_dir), name=listing.project_name),
+            config_files=[ConfigFileEntry.of(f) for f in listing.files],
+            hooks=[HookEntry.of(h) for h in listing.hooks],
+            diagnostics=[
+                DiagnosticEntry(path=d.path, pointer=d.pointer, message=d.message)
+                for d in listing.diagnostics
+            ],
+            trusted=listing.trusted,
+        )
+
+
+class SettingsErrorData(WireModel):
+    """`error.data` of a settings request that failed (JSON-RPC code -32803, RequestFailed)."""
+
+    reason: ErrorReason
+    path: str | None = None
+    message: str
+
+    @classmethod
+    def of(cls, err: SettingsError) -> Self:
+        path = str(err.path) if err.path is not None else None
+        return cls(reason=err.reason, path=path, message=err.message)
+
+
+class HooksDeleteParams(WireModel):
+    id: str = Field(min_length=1, description="A hook id from wave/hooks/list")
+
+
+class HooksDeleteResult(WireModel):
+    deleted: HookEntry
+
+
+class OpenConfigFileParams(WireModel):
+    path: str = Field(min_length=1, description="A config file path that wave/hooks/list reported")
+
+
+class OpenConfigFileResult(WireModel):
+    opened: bool
+    reason: Literal["missing", "unsupported", "declined"] | None = Field(
+        default=None,
+        description="Why not opened: the file does not exist (nothing is created), the client "
+        "cannot show documents, or the client declined",
+    )
+
+
+class HooksPrefillParams(WireModel):
+    action: Literal["new", "edit"]
+    source: HookSource
+    id: str | None = Field(default=None, description="The hook to edit (required for edit)")
+
+    @model_validator(mode="after")
+    def _edit_names_a_hook(self) -> Self:
+        if self.action == "edit" and not self.id:
+            raise ValueError('"id" is required when action is "edit"')
+        if self.action == "new" and self.source == "plugin":
+            raise ValueError("plugin hooks are read-only: new hooks go in user or project settings")
+        return self
+
+
+class HooksPrefillResult(WireModel):
+    prompt: str
+    config_path: str | None = Field(
+        description="Absolute path of the config file to open beside the chat; null if none exists"
+    )
+
+    @classmethod
+    def of(cls, prefill: Prefill) -> Self:
+        path = str(prefill.config_path) if prefill.config_path is not None else None
+        return cls(prompt=prefill.prompt, config_path=path)
+
+
+class HooksChangedParams(WireModel):
+    pass

@@ -1,0 +1,39 @@
+"""Arguments of the shell-local commands (`{kind: "shell", command, args}`; see `table`)."""
+
+from typing import Literal
+
+from pydantic import Field
+
+from wavehost.wire import WireModel
+
+View = Literal["settings", "chat"]
+
+
+class NoArgs(WireModel):
+    pass
+
+
+class ReadyArgs(WireModel):
+    view: View = Field(description="The view the page shows")
+    locale: str = Field(description="The locale the page renders in")
+
+
+class OpenChatArgs(WireModel):
+    prefill: str | None = Field(default=None, description="Text to put in the chat input")
+
+
+class ShowViewArgs(WireModel):
+    view: View
+
+
+class PrefillArgs(WireModel):
+    text: str
+
+
+class ShowFileArgs(WireModel):
+    path: str = Field(description="Absolute path of the file shown")
+    content: str = Field(description="Its text (a shell shows only files of bounded size)")
+
+
+class SetLocaleArgs(WireModel):
+    locale: str = Field(description="A BCP 47 locale, e.g. zh-CN; the page picks its language")

@@ -1,0 +1,287 @@
+"""The method table: every custom method and every shell-local command, declared once.
+
+Everything else derives from these rows: the server registers each feature's handlers from them,
+every shell's relay allow-list is read from them, and `wavehost protocol-schema` exports them
+(with the JSON Schema of the models they name) for the generated TypeScript and Kotlin types.
+Method names appear here and nowhere else in the code (a test greps for stray ones).
+
+Plain data, no pydantic: `wavehost serve` imports this at start-up. Models are named by class
+name; `wavehost.protocol.schema.model` resolves a name to its pydantic class.
+"""
+
+from dataclasses import dataclass
+from typing import Literal
+
+Direction = Literal["clientToServer", "serverToClient"]
+Kind = Literal["request", "notification"]
+Feature = Literal["settings", "chat"]
+# How a message relates to chat sessions, for shells that attach pages to sessions:
+#   "opens"   the answer's `sessionId` is the session the asking page is now attached to
+#   "closes"  the session `params.sessionId` ends: no page is attached to it any more
+#   "scoped"  `params.sessionId` names the session; a server→client message goes only to the
+#             pages attached to it
+#   None      not about one session; a server→client message goes to every page
+SessionRole = Literal["opens", "closes", "scoped"]
+ShellDirection = Literal["pageToShell", "shellToPage"]
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    name: str
+    constant: str  # the name generated code gives it (HOOKS_LIST)
+    direction: Direction
+    params: str  # model class names (wavehost.protocol.schema.model)
+    result: str | None  # None: a notification
+    feature: Feature  # which server feature handles it (or, server→client, sends it)
+    doc: str
+    session: SessionRole | None = None
+
+    @property
+    def kind(self) -> Kind:
+        return "notification" if self.result is None else "request"
+
+
+@dataclass(frozen=True, slots=True)
+class ShellCommand:
+    """A shell-local action in the `{kind: "shell", command, args}` envelope (never relayed)."""
+
+    name: str
+    constant: str
+    direction: ShellDirection
+    args: str
+    doc: str
+
+
+# -- the settings page ---------------------------------------------------------------------------
+
+HOOKS_LIST = Method(
+    "wave/hooks/list",
+    "HOOKS_LIST",
+    "clientToServer",
+    "HooksListParams",
+    "HooksListResult",
+    "settings",
+    "Every file-based hook by source, the config files, and what is wrong in them.",
+)
+HOOKS_DELETE = Method(
+    "wave/hooks/delete",
+    "HOOKS_DELETE",
+    "clientToServer",
+    "HooksDeleteParams",
+    "HooksDeleteResult",
+    "settings",
+    "Delete one hook by id; the file keeps every other byte. Errors carry SettingsErrorData.",
+)
+HOOKS_PREFILL = Method(
+    "wave/hooks/prefill",
+    "HOOKS_PREFILL",
+    "clientToServer",
+    "HooksPrefillParams",
+    "HooksPrefillResult",
+    "settings",
+    "The localized chat prompt for New / Edit, and the config file to open beside the chat.",
+)
+OPEN_CONFIG_FILE = Method(
+    "wave/openConfigFile",
+    "OPEN_CONFIG_FILE",
+    "clientToServer",
+    "OpenConfigFileParams",
+    "OpenConfigFileResult",
+    "settings",
+    "Open a listed config file in the IDE: the server asks with window/showDocument and answers "
+    "once the client did (or declined).",
+)
+WORKSPACE_SET_TRUSTED = Method(
+    "wave/workspace/setTrusted",
+    "WORKSPACE_SET_TRUSTED",
+    "clientToServer",
+    "WorkspaceSetTrustedParams",
+    "WorkspaceSetTrustedResult",
+    "settings",
+    "The user changed workspace trust: the settings list and sessions opened from now on use it "
+    "(no restart); wave/hooks/changed follows when it changed.",
+)
+HOOKS_CHANGED = Method(
+    "wave/hooks/changed",
+    "HOOKS_CHANGED",
+    "serverToClient",
+    "HooksChangedParams",
+    None,
+    "settings",
+    "Something the hooks list depends on changed (a config file, trust): list again.",
+)
+
+# -- the chat panel ------------------------------------------------------------------------------
+
+CHAT_OPEN = Method(
+    "wave/chat/open",
+    "CHAT_OPEN",
+    "clientToServer",
+    "ChatOpenParams",
+    "ChatOpenResult",
+    "chat",
+    "Open a new session or attach to one by id (open, saved, or new with that id): the answer "
+    "is a full snapshot; wave/chat/updated deltas follow.",
+    "opens",
+)
+CHAT_SEND = Method(
+    "wave/chat/send",
+    "CHAT_SEND",
+    "clientToServer",
+    "ChatSendParams",
+    "ChatSendResult",
+    "chat",
+    "A user message; it waits in the queue while a turn runs.",
+    "scoped",
+)
+CHAT_CANCEL = Method(
+    "wave/chat/cancel",
+    "CHAT_CANCEL",
+    "clientToServer",
+    "ChatCancelParams",
+    "ChatCancelResult",
+    "chat",
+    "Interrupt the running turn (Stop): its tools and hooks are killed, its questions withdrawn.",
+    "scoped",
+)
+CHAT_COMPACT = Method(
+    "wave/chat/compact",
+    "CHAT_COMPACT",
+    "clientToServer",
+    "ChatCompactParams",
+    "ChatCompactResult",
+    "chat",
+    "Compact the conversation once the running turn is over (may take minutes).",
+    "scoped",
+)
+CHAT_CLOSE = Method(
+    "wave/chat/close",
+    "CHAT_CLOSE",
+    "clientToServer",
+    "ChatCloseParams",
+    "ChatCloseResult",
+    "chat",
+    "End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs.",
+    "closes",
+)
+CHAT_UPDATED = Method(
+    "wave/chat/updated",
+    "CHAT_UPDATED",
+    "serverToClient",
+    "ChatUpdatedParams",
+    None,
+    "chat",
+    "What changed in a session: message deltas, then the session's state after them.",
+    "scoped",
+)
+CHAT_REQUEST_PERMISSION = Method(
+    "wave/chat/requestPermission",
+    "CHAT_REQUEST_PERMISSION",
+    "serverToClient",
+    "ChatRequestPermissionParams",
+    "ChatRequestPermissionResult",
+    "chat",
+    "May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled.",
+    "scoped",
+)
+
+METHODS: tuple[Method, ...] = (
+    HOOKS_LIST,
+    HOOKS_DELETE,
+    HOOKS_PREFILL,
+    OPEN_CONFIG_FILE,
+    WORKSPACE_SET_TRUSTED,
+    HOOKS_CHANGED,
+    CHAT_OPEN,
+    CHAT_SEND,
+    CHAT_CANCEL,
+    CHAT_COMPACT,
+    CHAT_CLOSE,
+    CHAT_UPDATED,
+    CHAT_REQUEST_PERMISSION,
+)
+BY_NAME: dict[str, Method] = {m.name: m for m in METHODS}
+
+
+def client_requests(feature: Feature | None = None) -> tuple[Method, ...]:
+    """What clients may send (the relay allow-list), optionally of one feature."""
+    return tuple(
+        m
+        for m in METHODS
+        if m.direction == "clientToServer" and (feature is None or m.feature == feature)
+    )
+
+
+def server_notifications() -> tuple[Method, ...]:
+    return tuple(m for m in METHODS if m.direction == "serverToClient" and m.result is None)
+
+
+def server_requests() -> tuple[Method, ...]:
+    return tuple(m for m in METHODS if m.direction == "serverToClient" and m.result is not None)
+
+
+# -- shell-local commands ------------------------------------------------------------------------
+
+READY = ShellCommand(
+    "ready",
+    "READY",
+    "pageToShell",
+    "ReadyArgs",
+    "The page listens now (a shell holds back what it has for the page until then).",
+)
+CLOSE_SETTINGS = ShellCommand(
+    "closeSettings",
+    "CLOSE_SETTINGS",
+    "pageToShell",
+    "NoArgs",
+    "Close the settings page (it may be destroyed: the page sends nothing after this).",
+)
+OPEN_CHAT = ShellCommand(
+    "openChat",
+    "OPEN_CHAT",
+    "pageToShell",
+    "OpenChatArgs",
+    "Show the chat panel, its input prefilled with `prefill` when given.",
+)
+OPEN_SETTINGS = ShellCommand(
+    "openSettings", "OPEN_SETTINGS", "pageToShell", "NoArgs", "Show the settings page."
+)
+SHOW_VIEW = ShellCommand(
+    "showView",
+    "SHOW_VIEW",
+    "shellToPage",
+    "ShowViewArgs",
+    "Switch the page to a view (a shell that has one page for both views).",
+)
+PREFILL = ShellCommand(
+    "prefill",
+    "PREFILL",
+    "shellToPage",
+    "PrefillArgs",
+    "Put text in the chat input (editable; sent as a normal user message).",
+)
+SHOW_FILE = ShellCommand(
+    "showFile",
+    "SHOW_FILE",
+    "shellToPage",
+    "ShowFileArgs",
+    "Show a file read-only beside the view (browser mode's window/showDocument).",
+)
+SET_LOCALE = ShellCommand(
+    "setLocale",
+    "SET_LOCALE",
+    "shellToPage",
+    "SetLocaleArgs",
+    "The IDE's language changed: render in this locale from now on.",
+)
+
+SHELL_COMMANDS: tuple[ShellCommand, ...] = (
+    READY,
+    CLOSE_SETTINGS,
+    OPEN_CHAT,
+    OPEN_SETTINGS,
+    SHOW_VIEW,
+    PREFILL,
+    SHOW_FILE,
+    SET_LOCALE,
+)
