@@ -191,7 +191,10 @@ class BrowserShell:
         return answer.get("result")
 
     def _server_exited(self, reason: str) -> None:
-        log.error("%s", reason)
+        if self.lsp.stopping:
+            log.info("%s", reason)
+        else:
+            log.error("%s", reason)
         for _, future in self._page_answers.values():
             if not future.done():
                 future.set_exception(ServerExitedError(reason))
