@@ -5,7 +5,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -13,7 +13,7 @@ import pytest
 
 from tests.web.browser import URL_LINE, cookie_session, web_process
 from tests.workspace import Workspace
-from wavehost.web.app import Running, start
+from wavehost.web.app import Running
 
 
 def run_web(
@@ -102,17 +102,6 @@ def test_ctrl_c_stops_it_quietly(workspace: Workspace, dist: Path) -> None:
     assert (web.returncode, out, err) == (0, "", "")
 
 
-@pytest.fixture
-async def english(workspace: Workspace, dist: Path) -> AsyncIterator[Running]:
-    (dist / "index.html").write_text('<!doctype html><html lang="en"><body></body></html>')
-    env = {**os.environ, "HOME": str(workspace.home)}
-    running = await start(workspace.project, locale="en-US", dist=dist, env=env)
-    try:
-        yield running
-    finally:
-        await running.stop()
-
-
 async def page_locale(session: aiohttp.ClientSession, url: str) -> str:
     async with session.get(url) as response:
         assert response.status == 200
@@ -120,11 +109,11 @@ async def page_locale(session: aiohttp.ClientSession, url: str) -> str:
     return html.split('data-locale="', 1)[1].split('"', 1)[0]
 
 
-async def test_the_locale_in_the_address_reaches_the_page(english: Running) -> None:
+async def test_the_locale_in_the_address_reaches_the_page(web: Running) -> None:
     async with cookie_session() as session:
-        assert await page_locale(session, english.url) == "en-US"  # the shell's
-        assert await page_locale(session, f"{english.url}&locale=zh-CN") == "zh-CN"
-        assert await page_locale(session, f"{english.address}?locale=zh_TW") == "zh_TW"
+        assert await page_locale(session, web.url) == "zh-CN"  # the shell's (--locale)
+        assert await page_locale(session, f"{web.url}&locale=en-GB") == "en-GB"
+        assert await page_locale(session, f"{web.address}?locale=zh_TW") == "zh_TW"
         # Only a locale tag gets into the HTML; anything else leaves the shell's.
         hostile = '"><script>alert(1)</script>'
-        assert await page_locale(session, f"{english.address}?locale={hostile}") == "en-US"
+        assert await page_locale(session, f"{web.address}?locale={hostile}") == "zh-CN"
