@@ -12,6 +12,9 @@ import pytest
 from tests.session.conftest import TIMEOUT, hooks_for, merge, turn
 from tests.session.fake_llm import serve
 
+# A whole `wavehost chat` process (Python, the SDKs, every hook): generous, for loaded machines.
+PROCESS_TIMEOUT = 4 * TIMEOUT
+
 
 async def wavehost(
     *args: str, home: Path, url: str, provider: str = "anthropic"
@@ -25,7 +28,7 @@ async def wavehost(
         "OPENAI_API_KEY": "test-key",
         "WAVE_PROVIDER": provider,
     }
-    with anyio.fail_after(TIMEOUT):
+    with anyio.fail_after(PROCESS_TIMEOUT):
         done = await anyio.run_process(
             [sys.executable, "-m", "wavehost", "chat", *args], env=env, check=False
         )
@@ -139,7 +142,7 @@ async def no_key(*args: str, home: Path) -> tuple[int, str, str]:
     """`wavehost chat` with no provider credentials in its environment at all."""
     credentials = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "WAVE_PROVIDER")
     env = {k: v for k, v in os.environ.items() if k not in credentials}
-    with anyio.fail_after(TIMEOUT):
+    with anyio.fail_after(PROCESS_TIMEOUT):
         done = await anyio.run_process(
             [sys.executable, "-m", "wavehost", "chat", *args],
             env={**env, "HOME": str(home)}, check=False,
