@@ -18,31 +18,24 @@ from pathlib import Path
 
 import pytest
 
+from tests.checkout import fresh_clone
+
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "examples" / "demo-project"
 BUNDLE = ("index.html", "assets/webview.js", "assets/webview.css")
 
 
-def _unbuilt(folder: str, names: list[str]) -> set[str]:
-    """What a fresh clone lacks: everything built or installed (a copytree filter)."""
-    skip = {n for n in names if n.startswith(".") or n.endswith(".egg-info")}
-    skip |= {"node_modules", "build", "__pycache__"} & set(names)
-    if Path(folder) == REPO / "webview":
-        skip.add("dist")
-    if Path(folder) == REPO / "server" / "wavehost" / "web":
-        skip.add("webview")
-    return skip
-
-
 @pytest.fixture(scope="module")
-def wheel() -> Path:
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
     built = subprocess.run(
-        ["bash", str(REPO / "scripts" / "build-wheel")],
+        ["bash", str(REPO / "scripts" / "build-wheel"), str(out)],
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert built.returncode == 0, built.stderr
     path = Path(built.stdout.strip().splitlines()[-1])
     assert path.is_file(), built.stdout
+    assert path.parent == out  # where it was asked to go (scripts/bundle-server relies on it)
     return path
 
 
@@ -91,8 +84,7 @@ def test_the_sdist_carries_the_bundle_so_building_it_needs_no_node(
 
 def test_without_node_a_checkout_build_says_what_is_missing(tmp_path: Path) -> None:
     # A checkout with no webview bundle yet: the backend must build it, and cannot.
-    checkout = tmp_path / "checkout"
-    shutil.copytree(REPO, checkout, ignore=_unbuilt)
+    checkout = fresh_clone(tmp_path / "checkout")
     tools = tmp_path / "bin"  # what scripts/setup-web needs before it looks for Node
     tools.mkdir()
     for tool in ("bash", "dirname"):
