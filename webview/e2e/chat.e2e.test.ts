@@ -162,13 +162,18 @@ describe("the demo (scripts/demo)", () => {
     expect(problems).toEqual([]);
   });
 
-  it("renders in the language of ?locale= in the address, whatever the shell's locale", async () => {
+  it("renders in the language of ?locale= in the address, whatever the shell's locale, prompts too", async () => {
     demoWorkspace();
     server = await startWeb(ws, "en");
     const page = await browser.newPage();
     await page.goto(`${server.url}&locale=zh-CN`);
     const tab = page.locator("vscode-tab-header[data-source=project]");
     await expect.poll(() => tab.innerText(), { timeout: 30_000 }).toContain("项目级钩子");
+    // The New prompt the server prefills follows the page, not the shell's English.
+    await tab.click();
+    await page.locator("vscode-tab-panel[data-source=project] [data-action=new]").click();
+    const input = page.locator("wave-chat-panel textarea");
+    await expect.poll(() => input.inputValue(), { timeout: 30_000 }).toMatch(/^帮我在【.+】新建钩子/);
     await page.goto(server.address); // the cookie is kept; no ?locale= now: the shell's English
     await expect.poll(() => tab.innerText(), { timeout: 30_000 }).toContain("Project hooks");
   });
