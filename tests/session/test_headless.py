@@ -9,7 +9,9 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.session.conftest import TIMEOUT, hooks_for, merge, turn
+from tests.hooks_doc import hooks_for, merge
+from tests.processes import TIMEOUT
+from tests.session.chat import turn
 from tests.session.fake_llm import serve
 
 # A whole `wavehost chat` process (Python, the SDKs, every hook): generous, for loaded machines.

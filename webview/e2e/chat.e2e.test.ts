@@ -5,30 +5,14 @@
  * screenshots are the README's; docs/screenshots/ holds copies).
  */
 
-import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { REPO, SCREENSHOTS, type WebServer, Workspace, collectProblems, command, hooksFile, launchBrowser, startWeb } from "./harness";
+import { REPO, SCREENSHOTS, collectProblems, command, e2eSuite, hooksFile } from "./harness";
 
-let browser: Browser;
-let ws: Workspace;
-let server: WebServer | null = null;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  ws?.remove();
-});
+const e2e = e2eSuite();
 
 const TURNS = [
   { text: "先清理 **build** 目录。", tool_calls: [{ name: "Bash", input: { command: "rm -rf build" } }] },
@@ -41,7 +25,7 @@ const TURNS = [
 
 describe("chat panel in browser mode", () => {
   it("a PreToolUse hook blocks a tool: failure text, systemMessage notice, permission, queue, compaction", async () => {
-    ws = new Workspace();
+    const ws = e2e.workspace();
     ws.write(
       ws.projectSettings,
       hooksFile({
@@ -54,8 +38,8 @@ describe("chat panel in browser mode", () => {
       }),
     );
     const script = ws.write(join(ws.root, "turns.json"), { turns: TURNS });
-    server = await startWeb(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 900 } });
     const problems = collectProblems(page);
     await page.goto(`${server.url}&view=chat`); // the token goes, view=chat stays
     const panel = page.locator("wave-chat-panel");
@@ -116,19 +100,20 @@ describe("chat panel in browser mode", () => {
 
 const DEMO = join(REPO, "examples", "demo-project");
 
-/** The demo project copied into a fresh workspace; returns its scripted conversation's path. */
-function demoWorkspace(): string {
-  ws = new Workspace();
+/** The demo project copied into a fresh workspace, and its scripted conversation's path. */
+function demoWorkspace() {
+  const ws = e2e.workspace();
   cpSync(DEMO, ws.project, { recursive: true });
   // Written through the workspace, so that everything is owned as the server expects.
-  return ws.write(join(ws.project, "demo-chat.json"), readFileSync(join(DEMO, "demo-chat.json"), "utf8"));
+  const script = ws.write(join(ws.project, "demo-chat.json"), readFileSync(join(DEMO, "demo-chat.json"), "utf8"));
+  return { ws, script };
 }
 
 describe("the demo (scripts/demo)", () => {
   it("lists the demo's hooks, and its chat fires them: Bash blocked, PLAN.md written, the Stop line", async () => {
-    const script = demoWorkspace();
-    server = await startWeb(ws, "en", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
-    const page = await browser.newPage({ viewport: { width: 1000, height: 620 } });
+    const { ws, script } = demoWorkspace();
+    const server = await e2e.web(ws, "en", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 620 } });
     const problems = collectProblems(page);
 
     await page.goto(server.url);
@@ -163,9 +148,9 @@ describe("the demo (scripts/demo)", () => {
   });
 
   it("renders in the language of ?locale= in the address, whatever the shell's locale, prompts too", async () => {
-    demoWorkspace();
-    server = await startWeb(ws, "en");
-    const page = await browser.newPage();
+    const { ws } = demoWorkspace();
+    const server = await e2e.web(ws, "en");
+    const page = await e2e.browser.newPage();
     await page.goto(`${server.url}&locale=zh-CN`);
     const tab = page.locator("vscode-tab-header[data-source=project]");
     await expect.poll(() => tab.innerText(), { timeout: 30_000 }).toContain("项目级钩子");
