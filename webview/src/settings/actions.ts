@@ -1,5 +1,5 @@
 /**
- * What the settings page's buttons do, in the order the shells need (DESIGN.md "Edit ordering").
+ * What the settings page's buttons do, in the order the shells need (docs/architecture.md, "Protocol").
  *
  * The prompts come in the page's language (it may differ from the workspace's: `?locale=`).
  *
