@@ -56,8 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         "fields (session_id, transcript_path, cwd, …) are filled in. Without --dialect, EVENT "
         "is a Wave event and every dialect's hooks for it run, as in a chat; with it, EVENT is "
         "that dialect's name and only its hooks under that name run, each reading the payload "
-        "rendered in that dialect. "
-        + HOOKS_RUN_STATUS,
+        "rendered in that dialect. " + HOOKS_RUN_STATUS,
     )
     run.add_argument(
         "event",
