@@ -20,11 +20,12 @@ def main() -> int:
         capture_output=True,
         text=True,
     )
-    lines = [line for line in run.stdout.splitlines() if line.startswith("WAVEHOST_BENCH ")]
+    marker = "WAVEHOST_BENCH "  # vitest may put colour codes before it
+    lines = [line.split(marker, 1)[1] for line in run.stdout.splitlines() if marker in line]
     if run.returncode != 0 or not lines:
         print(run.stdout[-3000:], run.stderr[-3000:], file=sys.stderr)
         return 1
-    result = json.loads(lines[-1].removeprefix("WAVEHOST_BENCH "))
+    result = json.loads(lines[-1])
     first = result["firstListMs"]
     runs = ", ".join(map(str, first["all"]))
     print(

@@ -20,7 +20,6 @@ import {
   openWorkbench,
   runCommand,
   screenshot,
-  sleep,
   tempDir,
   waveFrame,
   waitForExtension,
@@ -208,8 +207,10 @@ describe("wavehost in a real VS Code", () => {
     await page.locator(".notifications-toasts", { hasText: "Restarting it in" }).waitFor({ timeout: 30_000 });
     expect(await hostState()).toMatch(/crashed|starting|ready/);
     await screenshot(page, "13-server-killed");
-    await sleep(1500);
+    await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
     const after = await waveFrame(page, "chat", 60_000);
+    // A page loaded anew (its input empty), not the old one still showing.
+    await expect.poll(() => after.locator("textarea").inputValue().catch(() => "?"), { timeout: 30_000 }).toBe("");
     await expect
       .poll(() => after.locator(".log").innerText().catch(() => ""), { timeout: 60_000 })
       .toContain("Clean up the build output");
