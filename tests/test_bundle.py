@@ -100,14 +100,21 @@ def test_the_bundle_has_a_lib_folder_for_each_python_and_no_browser_mode(bundle:
     assert not list(bundle.glob("libs/*/aiohttp"))
 
 
+def serve_with(
+    version: str, bundle: Path, demo: tuple[Path, Path]
+) -> tuple[Path, int, list[Any], str]:
+    """`serve()` with python`version` from this machine (the test is skipped without one)."""
+    python = interpreters([version]).get(version)
+    if python is None:
+        pytest.skip(f"no python{version} on this machine")
+    return python, *serve(python, bundle, *demo)
+
+
 @pytest.mark.parametrize("version", ["3.11", "3.12", "3.13", "3.14"])
 def test_each_supported_cpython_on_this_machine_serves_the_hooks_list(
     version: str, bundle: Path, demo: tuple[Path, Path]
 ) -> None:
-    python = interpreters([version]).get(version)
-    if python is None:
-        pytest.skip(f"no python{version} on this machine")
-    code, answers, stderr = serve(python, bundle, *demo)
+    _, code, answers, stderr = serve_with(version, bundle, demo)
     listed = next(m["result"] for m in answers if m.get("id") == 2)
     assert [h["event"] for h in listed["hooks"]] == [
         "UserPromptSubmit",
@@ -122,10 +129,7 @@ def test_each_supported_cpython_on_this_machine_serves_the_hooks_list(
 def test_a_too_old_python_gets_one_sentence_with_the_fix(
     version: str, bundle: Path, demo: tuple[Path, Path]
 ) -> None:
-    python = interpreters([version]).get(version)
-    if python is None:
-        pytest.skip(f"no python{version} on this machine")
-    code, answers, stderr = serve(python, bundle, *demo)
+    python, code, answers, stderr = serve_with(version, bundle, demo)
     assert (code, answers) == (UNUSABLE, [])
     assert stderr.count("\n") == 1, stderr
     assert stderr.startswith(f"wavehost needs CPython 3.11 to 3.14; {python} is CPython {version}")
