@@ -54,6 +54,14 @@ export class ServerHost implements vscode.Disposable {
   private crashes = 0;
   private readyAt = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The file of the last text editor that was active: a focused webview (the settings panel, the
+   * chat) or the command palette leaves no active text editor, yet the user's project is that file's.
+   */
+  private lastEditor: vscode.Uri | undefined = vscode.window.activeTextEditor?.document.uri;
+  private readonly editorWatch = vscode.window.onDidChangeActiveTextEditor((editor) => {
+    if (editor) this.lastEditor = editor.document.uri;
+  });
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   /** Fires each time a (re)started server is ready: pages re-attach then. */
   private readonly readyEmitter = new vscode.EventEmitter<void>();
@@ -138,6 +146,7 @@ export class ServerHost implements vscode.Disposable {
         }
       });
     }
+    const startedAt = Date.now();
     try {
       await client.start();
     } catch (err) {
@@ -149,6 +158,7 @@ export class ServerHost implements vscode.Disposable {
     }
     if (generation !== this.generation) return;
     this.readyAt = Date.now();
+    this.log.info(`wavehost ready: ${this.readyAt - startedAt} ms from the start to the LSP handshake`);
     this.problem = null;
     this.setState("ready");
     this.readyEmitter.fire();
@@ -192,6 +202,7 @@ export class ServerHost implements vscode.Disposable {
 
   dispose(): void {
     void this.stop();
+    this.editorWatch.dispose();
     this.stateEmitter.dispose();
     this.readyEmitter.dispose();
   }
@@ -263,7 +274,7 @@ export class ServerHost implements vscode.Disposable {
   }
 
   private activeEditorFolder(): string | undefined {
-    const uri = vscode.window.activeTextEditor?.document.uri;
+    const uri = vscode.window.activeTextEditor?.document.uri ?? this.lastEditor;
     return uri ? vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath : undefined;
   }
 

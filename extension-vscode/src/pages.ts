@@ -57,6 +57,9 @@ class Page implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready!: Promise<void>;
   private markReady: () => void = () => {};
+  /** When its HTML was set, and whether it got an answer since (for the start-up timings in the log). */
+  private loadedAt = Date.now();
+  private answered = false;
 
   constructor(
     kind: PageKind,
@@ -70,9 +73,20 @@ class Page implements vscode.Disposable {
     this.relay = new PageRelay(
       kind,
       () => host.connect(),
-      { post: (message) => void this.webview.postMessage(message) },
+      {
+        post: (message) => {
+          if (!this.answered && message.kind === "response") {
+            this.answered = true;
+            log.info(`${kind} page: first answer ${Date.now() - this.loadedAt} ms after its HTML was set`);
+          }
+          void this.webview.postMessage(message);
+        },
+      },
       (command, args) => {
-        if (command === SHELL.READY) this.markReady();
+        if (command === SHELL.READY) {
+          log.info(`${kind} page: ready ${Date.now() - this.loadedAt} ms after its HTML was set`);
+          this.markReady();
+        }
         return shell(command, args);
       },
       (message) => log.warn(message),
@@ -91,6 +105,8 @@ class Page implements vscode.Disposable {
 
   /** The page is loaded anew (its HTML set again): wait for its next `ready`. */
   resetReady(): void {
+    this.loadedAt = Date.now();
+    this.answered = false;
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 

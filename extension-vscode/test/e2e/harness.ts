@@ -49,6 +49,8 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** `--vscode-option enable-smoke-test-driver`: the payload's extension tests run. */
   smokeTestDriver?: boolean;
+  /** Install the vsix (default); false: a VS Code without the extension, for a baseline. */
+  install?: boolean;
 }
 
 export class CodeServer {
@@ -77,7 +79,9 @@ export class CodeServer {
       ...options.settings,
     });
     const env = { ...process.env, PATH: `${node24}:${process.env.PATH}`, HOME: options.home, ...options.env };
-    execFileSync(bin, ["--extensions-dir", extensions, "--install-extension", vsixPath()], { env, stdio: "pipe" });
+    if (options.install !== false) {
+      execFileSync(bin, ["--extensions-dir", extensions, "--install-extension", vsixPath()], { env, stdio: "pipe" });
+    }
     const args = ["--auth", "none", "--bind-addr", "127.0.0.1:0", "--user-data-dir", userData, "--extensions-dir", extensions];
     args.push("--disable-telemetry", "--disable-update-check");
     if (options.smokeTestDriver) args.push("--vscode-option", "enable-smoke-test-driver");
@@ -98,6 +102,11 @@ export class CodeServer {
       child.once("exit", (code) => reject(new Error(`code-server exited (${code}):\n${output}`)));
     });
     return new CodeServer(child, origin, userData, extensions);
+  }
+
+  /** code-server's process id (its process group's too). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Kills code-server's whole process group (extension hosts and wavehost included). */
@@ -131,9 +140,9 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** Opens the workbench on `folder` (or on no folder) and waits until it is usable. */
 export async function openWorkbench(page: Page, origin: string, folder?: string | string[]): Promise<void> {
-  let url = `${origin}/`;
-  if (typeof folder === "string") url += `?folder=${encodeURIComponent(folder)}`;
-  else if (Array.isArray(folder)) url += `?workspace=${encodeURIComponent(multiRoot(folder))}`;
+  let url = `${origin}/?ew=true`; // no folder: an empty window (code-server would reopen the last one)
+  if (typeof folder === "string") url = `${origin}/?folder=${encodeURIComponent(folder)}`;
+  else if (Array.isArray(folder)) url = `${origin}/?workspace=${encodeURIComponent(multiRoot(folder))}`;
   await page.goto(url);
   await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
   await page.locator(".statusbar").waitFor({ timeout: 60_000 });

@@ -2,7 +2,10 @@
  * The built vsix in a real VS Code (code-server 4.139.1), driven by Playwright like a person:
  * commands from the palette, the settings page's buttons, the chat view, an editor with the
  * settings schema, a killed server. One code-server and one workbench for the whole file; every
- * step leaves a screenshot in build/screenshots/.
+ * step leaves a screenshot in build/screenshots/. The tests pass in any order (vitest
+ * --sequence.shuffle): each starts with the project's settings file as shipped, no editor open and
+ * an empty chat input; the one scripted chat conversation is had once, by whichever test needs it
+ * first.
  */
 
 import { execFileSync } from "node:child_process";
@@ -11,6 +14,8 @@ import { join } from "node:path";
 
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
+
+const DEMO = join(REPO, "examples", "demo-project");
 
 import {
   CodeServer,
@@ -36,7 +41,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  cpSync(join(REPO, "examples", "demo-project"), project, { recursive: true });
+  cpSync(DEMO, project, { recursive: true });
   writeJson(userSettings, {
     hooks: { SessionStart: [{ hooks: [{ type: "command", command: "echo user-hook", description: "Says hello" }] }] },
   });
@@ -72,9 +77,53 @@ async function projectTab(frame: Frame): Promise<void> {
   await frame.getByText("Project hooks").first().click();
 }
 
+/** What the one scripted conversation showed (chat turn: a blocked Bash, then a permission). */
+interface Conversation {
+  blocked: string;
+}
+let conversation: Promise<Conversation> | undefined;
+
+/** Has the scripted conversation in the chat view, once per file, by whichever test comes first. */
+function converse(): Promise<Conversation> {
+  conversation ??= (async () => {
+    await runCommand(page, "Wave: Open Chat");
+    const chat = await waveFrame(page, "chat");
+    await expect.poll(() => chat.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    await chat.locator("textarea").fill("Clean up the build output, then write a plan");
+    await chat.locator("[data-action=send]").click();
+    const failure = chat.getByTestId("tool-error").first();
+    await failure.waitFor({ timeout: 60_000 });
+    const blocked = await failure.innerText();
+    // The next tool asks for permission: the server's question is relayed to this view.
+    const allow = chat.locator("[data-testid=permission] [data-action=allow]");
+    await allow.waitFor({ timeout: 60_000 });
+    await screenshot(page, "10-chat-hook-blocked-permission-asked");
+    await allow.click();
+    await expect.poll(() => chat.locator(".log").innerText(), { timeout: 60_000 }).toContain("Stop hook ran");
+    await screenshot(page, "11-chat-turn-done");
+    return { blocked };
+  })();
+  return conversation;
+}
+
 describe("wavehost in a real VS Code", () => {
-  beforeEach((context) => {
+  beforeEach(async (context) => {
     onTestFailed(() => screenshot(page, `failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`));
+    cpSync(join(DEMO, ".wave", "settings.json"), projectSettings);
+    await runCommand(page, "View: Close All Editors");
+    await expect.poll(() => page.locator(".tabs-container .tab").count(), { timeout: 15_000 }).toBe(0);
+    for (const frame of page.frames()) {
+      // The chat input emptied as a person would (an input event), visible or not.
+      await frame
+        .evaluate(() => {
+          if (document.body?.dataset.view !== "chat") return;
+          const input = document.querySelector("wave-app")?.shadowRoot?.querySelector("wave-chat-panel")?.shadowRoot?.querySelector("textarea");
+          if (!input) return;
+          input.value = "";
+          input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        })
+        .catch(() => undefined);
+    }
   });
 
   it("runs each command from the palette: settings lists the hooks by source, chat, log, restart", async () => {
@@ -116,21 +165,8 @@ describe("wavehost in a real VS Code", () => {
   });
 
   it("a chat turn fires the PreToolUse hook that blocks, and the block is shown", async () => {
-    await runCommand(page, "Wave: Open Chat");
-    const chat = await waveFrame(page, "chat");
-    const input = chat.locator("textarea");
-    await input.fill("Clean up the build output, then write a plan");
-    await chat.locator("[data-action=send]").click();
-    const failure = chat.getByTestId("tool-error").first();
-    await failure.waitFor({ timeout: 60_000 });
-    expect(await failure.innerText()).toContain("PreToolUse:Bash hook error: Refusing a destructive command");
-    // The next tool asks for permission: the server's question is relayed to this view.
-    const allow = chat.locator("[data-testid=permission] [data-action=allow]");
-    await allow.waitFor({ timeout: 60_000 });
-    await screenshot(page, "10-chat-hook-blocked-permission-asked");
-    await allow.click();
-    await expect.poll(() => chat.locator(".log").innerText(), { timeout: 60_000 }).toContain("Stop hook ran");
-    await screenshot(page, "11-chat-turn-done");
+    const { blocked } = await converse();
+    expect(blocked).toContain("PreToolUse:Bash hook error: Refusing a destructive command");
   });
 
   it("deletes through the dialog exactly that entry from the file on disk", async () => {
@@ -196,6 +232,7 @@ describe("wavehost in a real VS Code", () => {
   });
 
   it("a killed server is restarted and the chat comes back with its conversation", async () => {
+    await converse();
     await runCommand(page, "Wave: Open Chat");
     const before = await waveFrame(page, "chat");
     await expect.poll(() => before.locator(".log").innerText()).toContain("Clean up the build output");
