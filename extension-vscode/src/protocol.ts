@@ -16,10 +16,10 @@ function names(keep: (row: Row, name: string) => boolean): ReadonlySet<string> {
   return new Set((Object.entries(PROTOCOL_METHODS) as [string, Row][]).filter(([n, m]) => keep(m, n)).map(([n]) => n));
 }
 
-/** Methods only the shell itself sends (a page must not grant itself workspace trust). */
-export const SHELL_ONLY: ReadonlySet<string> = new Set([METHODS.WORKSPACE_SET_TRUSTED]);
+/** Methods only the shell itself sends, the table's `shellOnly` (a page must not grant itself trust). */
+export const SHELL_ONLY = names((m) => m.shellOnly);
 /** What a page may ask the server: the relay's allow-list. */
-export const PAGE_REQUESTS = names((m, name) => m.direction === "clientToServer" && !SHELL_ONLY.has(name));
+export const PAGE_REQUESTS = names((m) => m.direction === "clientToServer" && !m.shellOnly);
 /** Requests whose answer's `sessionId` is the session the asking page is attached to from now on. */
 export const OPENS_SESSION = names((m) => m.session === "opens");
 /** Requests after which the page is no longer attached to `params.sessionId`. */

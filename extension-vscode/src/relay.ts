@@ -12,6 +12,7 @@
 import {
   CLOSES_SESSION,
   type Envelope,
+  METHODS,
   type ErrorObject,
   OPENS_SESSION,
   PAGE_REQUESTS,
@@ -49,8 +50,6 @@ export const METHOD_NOT_FOUND = -32601;
 export const INTERNAL_ERROR = -32603;
 /** LSP's RequestCancelled: the answer to a server→client request that the server withdrew. */
 export const REQUEST_CANCELLED = -32800;
-/** How a page is told that the server withdrew a question it was asked (LSP's own name). */
-export const CANCEL_REQUEST = "$/cancelRequest";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -134,7 +133,7 @@ export class PageRelay {
         const ask = this.asks.get(id);
         if (!ask) return;
         this.asks.delete(id);
-        this.post({ kind: "notification", method: CANCEL_REQUEST, params: { id } });
+        this.post({ kind: "notification", method: METHODS.CANCEL_REQUEST, params: { id } });
         ask.reject(new PageAnswerError({ code: REQUEST_CANCELLED, message: "withdrawn by the server" }));
       });
     });

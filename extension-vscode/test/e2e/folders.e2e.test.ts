@@ -91,7 +91,7 @@ describe("the project of a window", () => {
     await runCommand(page, "Wave: Restart Host");
     // The settings panel takes the focus (no active text editor then): the project is still the
     // last editor's folder, whether the restart has begun by then or not.
-    await settingsPage();
+    await runCommand(page, "Wave: Open Hooks Settings");
     // A restart that lands after the panel opened loads the page anew: look the frame up each time.
     const header = async () => {
       const frame = await waveFrame(page, "settings", 5_000).catch(() => null);

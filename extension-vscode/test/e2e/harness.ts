@@ -143,7 +143,7 @@ export async function openWorkbench(page: Page, origin: string, folder?: string 
   let url = `${origin}/?ew=true`; // no folder: an empty window (code-server would reopen the last one)
   if (typeof folder === "string") url = `${origin}/?folder=${encodeURIComponent(folder)}`;
   else if (Array.isArray(folder)) url = `${origin}/?workspace=${encodeURIComponent(multiRoot(folder))}`;
-  await page.goto(url);
+  await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120_000 });
   await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
   await page.locator(".statusbar").waitFor({ timeout: 60_000 });
 }

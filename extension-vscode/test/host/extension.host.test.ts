@@ -83,7 +83,8 @@ beforeAll(async () => {
   ]);
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${server.origin}/?folder=${encodeURIComponent(project)}&payload=${encodeURIComponent(parameters)}`);
+  const url = `${server.origin}/?folder=${encodeURIComponent(project)}&payload=${encodeURIComponent(parameters)}`;
+  await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120_000 });
   const done = new Set<string>();
   const deadline = Date.now() + 200_000;
   while (!existsSync(join(out, "result.json"))) {

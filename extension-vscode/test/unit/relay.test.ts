@@ -18,7 +18,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { chooseLaunch, chooseProject, failureSentence, restartDelay, startServer, UNUSABLE } from "../../src/activation";
-import { METHODS, PAGE_REQUESTS, SERVER_NOTIFICATIONS, SHELL } from "../../src/protocol";
+import { METHODS, PAGE_REQUESTS, SERVER_NOTIFICATIONS, SHELL, SHELL_ONLY } from "../../src/protocol";
+import { PROTOCOL_METHODS } from "../../../webview/src/protocol/generated";
 import { type Envelope } from "../../src/protocol";
 import { PageRelay, Router } from "../../src/relay";
 
@@ -101,14 +102,19 @@ describe("the relay against a real wavehost serve", () => {
     expect(answer!.result.hooks.map((h: { command: string }) => h.command)).toEqual(["echo one", "echo two"]);
   });
 
-  it("refuses what is not a page method, and the shell's own trust method, without asking the server", async () => {
+  it("refuses what is not a page method, and every shell-only method of the table, without asking the server", async () => {
     const { relay, posted } = page("settings");
     await relay.receive({ kind: "request", id: "x", method: "initialize", params: {} });
-    await relay.receive({ kind: "request", id: "t", method: METHODS.WORKSPACE_SET_TRUSTED, params: { trusted: true } });
-    await expect.poll(() => responses(posted).length).toBe(2);
-    expect(responses(posted).map((r) => r.error?.code)).toEqual([-32601, -32601]);
-    expect(PAGE_REQUESTS.has(METHODS.HOOKS_DELETE)).toBe(true);
-    expect(PAGE_REQUESTS.has(METHODS.WORKSPACE_SET_TRUSTED)).toBe(false);
+    const shellOnly = Object.entries(PROTOCOL_METHODS).filter(([, row]) => row.shellOnly).map(([name]) => name);
+    expect(shellOnly).toContain(METHODS.WORKSPACE_SET_TRUSTED); // the table says so, not this extension
+    expect([...SHELL_ONLY].sort()).toEqual([...shellOnly].sort());
+    for (const [index, method] of shellOnly.entries()) {
+      await relay.receive({ kind: "request", id: `s${index}`, method, params: { trusted: true } });
+    }
+    await expect.poll(() => responses(posted).length).toBe(1 + shellOnly.length);
+    expect(responses(posted).map((r) => r.error?.code)).toEqual([-32601, ...shellOnly.map(() => -32601)]);
+    const pageRows = Object.entries(PROTOCOL_METHODS).filter(([, r]) => r.direction === "clientToServer" && !r.shellOnly);
+    expect([...PAGE_REQUESTS].sort()).toEqual(pageRows.map(([name]) => name).sort());
   });
 
   it("passes the server's error through unchanged, data.reason included", async () => {
