@@ -40,6 +40,9 @@ function pids(pattern: string): string[] {
   }
 }
 
+/** How long a window is left alone before its extension host's memory is read (ms). */
+const SETTLE_MS = 3000;
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -165,9 +168,10 @@ it("measures the first hooks list, the vsix size and the memory added", async ()
       await openWorkbench(page, server.origin, project);
       while ((await hostState(page)) !== "ready") await new Promise((done) => setTimeout(done, 100));
       hostReady.push(Date.now() - since);
-      await new Promise((done) => setTimeout(done, 1000));
-      warm.push(await timeFirstList(page));
+      await new Promise((done) => setTimeout(done, SETTLE_MS));
+      // The extension's steady state: activated, its server connected, no page open yet.
       hostRss.push(newestExtensionHostRss(server));
+      warm.push(await timeFirstList(page));
       serverRss.push(pids(`${server.extensions}/.*/server/launch.py serve`).map(rssKb).reduce((a, b) => a + b, 0) / 1024);
       await page.close();
       await new Promise((done) => setTimeout(done, 2000));
@@ -182,8 +186,11 @@ it("measures the first hooks list, the vsix size and the memory added", async ()
   try {
     for (let run = 0; run < Math.min(RUNS, 3); run++) {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const since = Date.now();
       await openWorkbench(page, baseline.origin, project);
-      await new Promise((done) => setTimeout(done, 5000));
+      // Measured as long after the window opened as with the extension (host ready, then settled).
+      const left = median(hostReady) + SETTLE_MS - (Date.now() - since);
+      await new Promise((done) => setTimeout(done, Math.max(left, SETTLE_MS)));
       baselineRss.push(newestExtensionHostRss(baseline));
       await page.close();
       await new Promise((done) => setTimeout(done, 2000));
