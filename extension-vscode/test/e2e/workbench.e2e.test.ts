@@ -238,6 +238,8 @@ describe("wavehost in a real VS Code", () => {
     await runCommand(page, "Wave: Open Chat");
     const before = await waveFrame(page, "chat");
     await expect.poll(() => before.locator(".log").innerText()).toContain("Clean up the build output");
+    // Marks the page shown now: the one after the restart must be a page loaded anew.
+    await before.evaluate(() => ((window as { wavehostOld?: boolean }).wavehostOld = true));
     const pids = execFileSync("pgrep", ["-f", `${server.extensions}/.*/server/launch.py serve`], { encoding: "utf8" })
       .trim()
       .split("\n");
@@ -247,13 +249,27 @@ describe("wavehost in a real VS Code", () => {
     expect(await hostState()).toMatch(/crashed|starting|ready/);
     await screenshot(page, "13-server-killed");
     await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
-    const after = await waveFrame(page, "chat", 60_000);
-    // A page loaded anew (its input empty), not the old one still showing.
-    await expect.poll(() => after.locator("textarea").inputValue().catch(() => "?"), { timeout: 30_000 }).toBe("");
-    await expect
-      .poll(() => after.locator(".log").innerText().catch(() => ""), { timeout: 60_000 })
-      .toContain("Clean up the build output");
-    await expect.poll(() => after.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    // The new chat page (looked up anew each time: frames come and go while it loads) shows the
+    // conversation and can send again.
+    const freshChat = async (): Promise<string> => {
+      for (const frame of page.frames()) {
+        const fresh = await frame
+          .evaluate(
+            () =>
+              document.body?.dataset.view === "chat" &&
+              document.querySelector("wave-app") !== null &&
+              !(window as { wavehostOld?: boolean }).wavehostOld,
+          )
+          .catch(() => false);
+        if (!fresh) continue;
+        const log = await frame.locator(".log").innerText({ timeout: 2000 }).catch(() => "");
+        const disabled = await frame.locator("[data-action=send]").getAttribute("disabled", { timeout: 2000 }).catch(() => "?");
+        const input = await frame.locator("textarea").inputValue({ timeout: 2000 }).catch(() => "?");
+        return log.includes("Clean up the build output") && disabled === null && input === "" ? "kept" : "loading";
+      }
+      return "no new page";
+    };
+    await expect.poll(freshChat, { timeout: 90_000, interval: 500 }).toBe("kept");
     await screenshot(page, "14-chat-kept-after-restart");
   });
 });
