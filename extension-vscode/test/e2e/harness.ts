@@ -161,13 +161,18 @@ export async function waitForExtension(page: Page): Promise<void> {
 
 /** Runs a command from the command palette (F1), by its title. */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  await chooseCommand(page, title);
+  await page.keyboard.press("Enter");
+}
+
+/** Types the command into the palette until it is the first row: Enter then runs it. */
+export async function chooseCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press("F1");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor();
   await input.fill(`>${title}`);
   const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
   await row.waitFor({ timeout: 15_000 });
-  await page.keyboard.press("Enter");
 }
 
 /** The frame of a wavehost page (settings or chat), once its `wave-app` is there. */
