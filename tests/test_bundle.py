@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import write_json
+from tests.workspace import write_json
 from tests.lsp.test_serve import _frame, _read_frame
 from wavehost import paths
 

@@ -6,7 +6,7 @@ import anyio
 
 from tests.processes import TIMEOUT, until
 from wavehost.hooks import payloads as p
-from wavehost.hooks.config import load_hook_config
+from wavehost.hooks.sources import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.session import transcript
 from wavehost.session.conversation import AnyMessage, Conversation

@@ -364,6 +364,10 @@ export interface ConfigFileEntry {
   error: string | null;
   plugin: string | null;
   /**
+   * Whose format the file is in
+   */
+  dialect: "wave" | "copilot" | "snow";
+  /**
    * True: a project file of an untrusted workspace; it is listed, nothing in it is applied
    */
   untrusted: boolean | null;
@@ -390,9 +394,19 @@ export interface HookEntry {
   source: "user" | "project" | "plugin";
   path: string;
   readOnly: boolean;
+  /**
+   * The event as the file names it (`preToolUse`, `onStop`, …)
+   */
   event: string;
+  /**
+   * The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`)
+   */
+  catalogueEvent: string;
   matcher: string | null;
-  type: "command";
+  /**
+   * Snow's `prompt` (asks the user) and `context` (static text) actions run no command; `command` holds their text
+   */
+  type: "command" | "prompt" | "context";
   command: string;
   timeout: number | null;
   async: boolean | null;
@@ -400,8 +414,15 @@ export interface HookEntry {
   statusMessage: string | null;
   description: string | null;
   plugin: string | null;
-  dialect: "wave";
+  /**
+   * Whose format its file is in
+   */
+  dialect: "wave" | "copilot" | "snow";
   untrusted: boolean | null;
+  /**
+   * Listed but never run (a Snow action without `enabled: true`)
+   */
+  disabled: boolean | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -920,6 +941,11 @@ export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField:
     "zh": "提交提示词时，在模型处理之前",
     "matcherField": null
   },
+  "UserPromptTransformed": {
+    "en": "After a prompt became the model's input, before it joins the history",
+    "zh": "提示转为模型输入后、写入历史前",
+    "matcherField": null
+  },
   "Stop": {
     "en": "When the agent finishes its reply; can make it continue",
     "zh": "智能体完成回复时；可让其继续",
@@ -978,6 +1004,11 @@ export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField:
   "CwdChanged": {
     "en": "When the working directory changes",
     "zh": "工作目录变化时",
+    "matcherField": null
+  },
+  "ErrorOccurred": {
+    "en": "When a turn fails with an error",
+    "zh": "执行出错时",
     "matcherField": null
   }
 };

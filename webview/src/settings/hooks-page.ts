@@ -14,6 +14,7 @@ import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { HooksActions } from "./actions";
 import {
+  DIALECT_NAMES,
   SOURCES,
   type Source,
   type SourceView,
@@ -335,13 +336,17 @@ export class WaveHooksPage extends LitElement {
 
   private renderHook(hook: HookEntry) {
     const name = hookName(hook);
-    const summary = eventSummary(hook.event, lang());
+    const summary = eventSummary(hook.catalogueEvent, lang());
     const changeable = canChange(hook);
+    const { dialect, type: kind } = hook;
     return html`
-      <li class="hook" data-hook-id=${hook.id} data-event=${hook.event}>
+      <li class="hook" data-hook-id=${hook.id} data-event=${hook.event} data-dialect=${dialect}>
         <div class="hook-head">
           <span class="event">${hook.event}</span>
           ${summary ? html`<span class="muted">${summary}</span>` : nothing}
+          <span class="chip dialect" data-testid="dialect">${t("row.dialect", { name: DIALECT_NAMES[dialect] })}</span>
+          ${kind !== "command" ? html`<span class="chip">${t(`row.kind.${kind}`)}</span>` : nothing}
+          ${hook.disabled ? html`<span class="chip warn">${t("row.disabled")}</span>` : nothing}
           <span class="chip" title=${t("row.matcher")}>${t("row.matcher")}: ${hook.matcher || t("row.matcherAll")}</span>
           ${hook.plugin ? html`<span class="chip">${t("row.plugin", { name: hook.plugin })}</span>` : nothing}
           ${hook.untrusted ? html`<span class="chip warn">${t("row.untrusted")}</span>` : nothing}

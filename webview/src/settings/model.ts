@@ -53,6 +53,13 @@ export function orphanProblems(list: HooksListResult): DiagnosticEntry[] {
   return list.diagnostics.filter((d) => !known.has(d.path));
 }
 
+/** Whose hook format a row's file is in, as the page names it. */
+export const DIALECT_NAMES: Record<HookEntry["dialect"], string> = {
+  wave: "Wave",
+  copilot: "Copilot CLI",
+  snow: "Snow CLI",
+};
+
 export function eventSummary(event: string, lang: Lang): string {
   const entry = HOOK_EVENTS[event];
   return entry ? entry[lang] : "";
