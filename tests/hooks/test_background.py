@@ -10,7 +10,6 @@ import pytest
 from tests.hooks.inputs import common
 from tests.hooks_doc import hooks_doc
 from tests.processes import alive
-from wavehost.hooks.sources import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import StopInput

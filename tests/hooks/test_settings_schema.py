@@ -12,8 +12,8 @@ from pydantic import TypeAdapter, ValidationError
 from tests.workspace import write_json
 from wavehost import paths
 from wavehost.hooks.catalogue import EVENT_NAMES
-from wavehost.hooks.sources import load_hook_config
 from wavehost.hooks.settings_schema import SHIPPED_SCHEMA, HookSettings, settings_schema_text
+from wavehost.hooks.sources import load_hook_config
 
 DEMO_SETTINGS = Path(__file__).parents[2] / "examples/demo-project/.wave/settings.json"
 
