@@ -27,6 +27,11 @@ from wavehost.session.updates import HooksRunning, UpdateListener
 log = logging.getLogger(__name__)
 
 
+class Halted(Exception):  # noqa: N818 - a signal, not an error
+    """A hook halted the flow (Snow exit 2+, Copilot `interrupt`, Wave `continue: false`): the
+    running reply ends with no further model call."""
+
+
 class SessionHooks:
     def __init__(
         self,
