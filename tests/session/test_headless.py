@@ -125,7 +125,8 @@ async def test_copilot_and_snow_hook_files_run_in_chat_p(home: Path, project: Pa
     """The CLI chat runs the other dialects' files too: a Copilot modifiedArgs rewrites the call,
     a Snow beforeToolCall exit 2 on the next one stops the flow (one fewer model call)."""
     rewrite = {"modifiedArgs": {"command": "echo rewritten"}}
-    copilot_project(project, "a.json", {"preToolUse": [bash(f"cat >/dev/null; echo '{json.dumps(rewrite)}'", matcher="bash")]})  # fmt: skip
+    answer = bash(f"cat >/dev/null; echo '{json.dumps(rewrite)}'", matcher="bash")
+    copilot_project(project, "a.json", {"preToolUse": [answer]})
     snow_project(
         project,
         "beforeToolCall",
