@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wavehost.hooks import payloads as p
+from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.outcome import NO_STDERR, Outcome
 from wavehost.session.actor import Actor
 from wavehost.session.hooks import Halted, SessionHooks
@@ -84,7 +85,8 @@ class AgentLoop:
         return self.hooks.common(self.actor)
 
     async def _dispatch(self, payload: p.HookInput) -> Outcome:
-        self.conversation.save()  # hooks read the transcript: it must show everything so far
+        if self.hooks.has(event_of(payload)):  # hooks read the transcript: it must be current
+            self.conversation.save()
         return await self.hooks.dispatch(payload)
 
     def _apply(self, outcome: Outcome, *, meta: bool = True) -> None:
