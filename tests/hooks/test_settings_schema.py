@@ -113,3 +113,21 @@ def test_what_the_loader_accepts_the_schema_accepts(name: str, home: Path, proje
 def test_what_the_loader_flags_the_schema_flags(name: str, home: Path, project: Path) -> None:
     assert not loads_cleanly(BAD[name], home, project)
     assert not schema_accepts(BAD[name])
+
+
+@pytest.mark.parametrize(
+    ("switches", "valid"),
+    [
+        ({"copilot": False, "snow": True}, True),
+        ({"copilot": "no"}, False),
+        ({"cursor": False}, False),
+        (["copilot"], False),
+    ],
+)
+def test_the_schema_and_the_reader_agree_on_hook_dialect_switches(
+    switches: Any, valid: bool, home: Path, project: Path
+) -> None:
+    document = {"hookDialects": switches}
+    write_json(paths.user_settings(home), document)  # only the user's settings switch dialects
+    assert (load_hook_config(project, home=home).diagnostics == ()) is valid
+    assert schema_accepts(document) is valid

@@ -52,6 +52,7 @@ class EventSpec:
     permission_behavior: bool = False  # honours hookSpecificOutput.decision.behavior
     failures_logged_only: bool = False  # failures go to the log, never to the user
     takes_over: bool = False  # hooks replace wavehost's own action (worktrees)
+    honours_continue: bool = True  # JSON `continue: false` stops the agent (Claude Code)
     wave: bool = True  # the Wave settings format names it (else only other dialects do)
 
 
@@ -128,19 +129,20 @@ class Event(Enum):
         "When the agent sends a notification",
         "智能体发出通知时",
         matcher_field="notification_type",
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     SessionStart = EventSpec(
         p.SessionStartInput,
         "When a session starts or resumes",
         "会话开始或恢复时",
         matcher_field="source",
-        on_stdout=OnStdout.CONTEXT,
-        additional_context=True,
+        additional_context=True,  # seed: plain stdout reaches the model only for UserPromptSubmit
     )
     SessionEnd = EventSpec(
         p.SessionEndInput,
         "When a session ends",
         "会话结束时",
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     PreCompact = EventSpec(
         p.PreCompactInput,
@@ -149,12 +151,14 @@ class Event(Enum):
         matcher_field="trigger",
         on_exit2=OnExit2.SILENT,
         on_stdout=OnStdout.INSTRUCTIONS,
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     PostCompact = EventSpec(
         p.PostCompactInput,
         "After the conversation is compacted",
         "对话压缩后",
         matcher_field="trigger",
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     WorktreeCreate = EventSpec(
         p.WorktreeCreateInput,
@@ -163,6 +167,7 @@ class Event(Enum):
         on_exit2=OnExit2.FAIL,
         on_stdout=OnStdout.WORKTREE_PATH,
         takes_over=True,
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     WorktreeRemove = EventSpec(
         p.WorktreeRemoveInput,
@@ -171,6 +176,7 @@ class Event(Enum):
         on_exit2=OnExit2.FAIL,
         failures_logged_only=True,
         takes_over=True,
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     CwdChanged = EventSpec(
         p.CwdChangedInput,

@@ -23,8 +23,16 @@ def clip(text: str, limit: int = LONG_FIELD_LIMIT) -> str:
     return f"{text[:limit]}… [+{len(text) - limit} chars]"
 
 
+class Effort(BaseModel):
+    """Claude Code's `effort` field: the reasoning effort level the turn runs at."""
+
+    model_config = ConfigDict(frozen=True)
+
+    level: str
+
+
 class HookInput(BaseModel):
-    """Fields every event carries."""
+    """Fields every event carries (`prompt_id`: the user prompt whose turn fired it, if any)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
@@ -33,6 +41,7 @@ class HookInput(BaseModel):
     cwd: str
     hook_event_name: str
     permission_mode: PermissionMode = "default"
+    prompt_id: str | None = None
     at: float = Field(default_factory=time.time, exclude=True)  # when it fired (epoch seconds)
 
     def to_stdin(self) -> bytes:
@@ -47,6 +56,7 @@ class PreToolUseInput(HookInput):
     tool_name: str
     tool_input: dict[str, Any]
     tool_use_id: str | None = None
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class PostToolUseInput(HookInput):
@@ -58,6 +68,7 @@ class PostToolUseInput(HookInput):
     duration_ms: int | None = None
     result_text: str | None = Field(default=None, exclude=True)  # what the model sees
     blocked: bool = Field(default=False, exclude=True)  # a pre-tool hook kept it from running
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class PostToolUseFailureInput(HookInput):
@@ -68,6 +79,7 @@ class PostToolUseFailureInput(HookInput):
     is_interrupt: bool = False
     tool_use_id: str | None = None
     duration_ms: int | None = None
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class UserPromptSubmitInput(HookInput):
@@ -119,6 +131,7 @@ class StopInput(HookInput):
     background_tasks: list[BackgroundTask] = []
     session_crons: list[SessionCron] = []
     history: History | None = Field(default=None, exclude=True)
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class SubagentStartInput(HookInput):
@@ -135,6 +148,7 @@ class SubagentStopInput(HookInput):
     agent_id: str
     agent_type: str
     agent_transcript_path: str | None = None
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class PermissionRequestInput(HookInput):
@@ -145,6 +159,7 @@ class PermissionRequestInput(HookInput):
     # False: the permission mode lets the call run without a question (Copilot's
     # permissionRequest still fires then; Wave's and Snow's hooks only hear of real questions).
     asking: bool = Field(default=True, exclude=True)
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class NotificationInput(HookInput):

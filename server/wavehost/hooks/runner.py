@@ -2,10 +2,9 @@
 
 What to start is a `Launch` (argv, cwd, environment, timeout), which the hook's dialect decides;
 the Wave default is `sh -c <command>`. The process runs in its own process group
-(`plumbing.children`); the payload on
-stdin, then closed; stdout and stderr captured up to a cap each. On timeout the whole group gets
-SIGTERM, then SIGKILL after a short grace, and the result comes back at once even if a
-grandchild still holds the pipes.
+(`plumbing.children`); the payload on stdin, then closed; stdout and stderr captured up to a cap
+each. On timeout the whole group gets SIGTERM, then SIGKILL after a short grace, and the result
+comes back at once even if a grandchild still holds the pipes.
 """
 
 import logging
@@ -51,6 +50,13 @@ class Launch:
     output_cap: int = OUTPUT_CAP  # bytes kept per stream
 
 
+# The environment names hooks see, each with its Claude Code twin (docs/hooks.md lists them).
+SESSION_ID_VARS = ("WAVE_SESSION_ID", "CLAUDE_CODE_SESSION_ID")
+ENTRYPOINT_VARS = ("WAVE_ENTRYPOINT", "CLAUDE_CODE_ENTRYPOINT")
+EFFORT_VARS = ("WAVE_EFFORT", "CLAUDE_EFFORT")
+ENV_FILE_VARS = ("WAVE_ENV_FILE", "CLAUDE_ENV_FILE")
+
+
 @dataclass(frozen=True)
 class HookContext:
     """Where hooks run. `project_dir` is the session root: it never follows `cd` or worktrees."""
@@ -58,6 +64,10 @@ class HookContext:
     cwd: Path
     project_dir: Path | None = None
     base_env: Mapping[str, str] | None = None
+    session_id: str | None = None  # $CLAUDE_CODE_SESSION_ID / $WAVE_SESSION_ID
+    entrypoint: str | None = None  # $CLAUDE_CODE_ENTRYPOINT / $WAVE_ENTRYPOINT: who runs it
+    effort: str | None = None  # $CLAUDE_EFFORT / $WAVE_EFFORT
+    env_file: Path | None = None  # $CLAUDE_ENV_FILE / $WAVE_ENV_FILE (SessionStart hooks)
 
     def spawn_dir(self) -> Path:
         if self.cwd.is_dir() or self.project_dir is None:
@@ -72,8 +82,26 @@ class HookContext:
         env["WAVE_PROJECT_DIR"] = env["CLAUDE_PROJECT_DIR"] = root
         return env
 
-    def env_for(self, handler: HookHandler) -> dict[str, str]:
+    @cached_property
+    def _claude_env(self) -> dict[str, str]:
+        """The Wave (Claude Code) dialect's names on top: what Claude Code's hooks see."""
         env = dict(self._base_env)
+        env["CLAUDECODE"] = "1"  # hooks written for Claude Code check it to know where they run
+        for names, value in (
+            (SESSION_ID_VARS, self.session_id),
+            (ENTRYPOINT_VARS, self.entrypoint),
+            (EFFORT_VARS, self.effort),
+            (ENV_FILE_VARS, None if self.env_file is None else str(self.env_file)),
+        ):
+            for name in names:
+                if value is None:
+                    env.pop(name, None)  # never one inherited from whoever started wavehost
+                else:
+                    env[name] = value
+        return env
+
+    def env_for(self, handler: HookHandler, *, claude: bool = False) -> dict[str, str]:
+        env = dict(self._claude_env if claude else self._base_env)
         if handler.plugin_root is not None:
             env["WAVE_PLUGIN_ROOT"] = env["CLAUDE_PLUGIN_ROOT"] = str(handler.plugin_root)
         return env
@@ -89,7 +117,7 @@ def wave_launch(handler: HookHandler, context: HookContext) -> Launch:
     return Launch(
         (SHELL, "-c", handler.command),
         context.spawn_dir(),
-        context.env_for(handler),
+        context.env_for(handler, claude=True),
         handler.timeout or DEFAULT_TIMEOUT,
     )
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
-from wavehost.hooks.catalogue import WAVE_EVENTS, Event
+from wavehost.hooks.catalogue import Event
 
 SHIPPED_SCHEMA = Path(__file__).with_name("settings.schema.json")
 
@@ -88,17 +88,17 @@ def _event_field(event: Event) -> Any:
     return NotRequired[Annotated[list[MatcherGroup], Field(description=description)]]
 
 
-# One key per event the Wave format names; any other key is an unknown event (skipped on load).
-Hooks = TypedDict("Hooks", {name: _event_field(event) for name, event in WAVE_EVENTS.items()})  # type: ignore[misc]
+# One key per event the Wave format names; any other key is an unknown event (the reader skips it).
+Hooks = TypedDict("Hooks", {e.name: _event_field(e) for e in Event if e.spec.wave})  # type: ignore[misc]
 with_config(_config("Hooks by event", extra="forbid"))(Hooks)
 
 
 @with_config(_config("Hook dialects", extra="forbid"))
 class HookDialects(TypedDict):
     copilot: NotRequired[
-        Annotated[bool, Field(description="GitHub Copilot CLI hooks (.github/hooks/*.json)")]
+        Annotated[bool, Field(description="GitHub Copilot CLI hooks (.github/hooks, ~/.copilot)")]
     ]
-    snow: NotRequired[Annotated[bool, Field(description="Snow CLI hooks (.snow/hooks/*.json)")]]
+    snow: NotRequired[Annotated[bool, Field(description="Snow CLI hooks (.snow/hooks, ~/.snow)")]]
 
 
 @with_config(_config("Wave settings"))
@@ -116,7 +116,7 @@ class HookSettings(TypedDict):
     hookDialects: NotRequired[
         Annotated[
             HookDialects,
-            Field(description="false turns a dialect's hook files off (user settings only)"),
+            Field(description="User settings only: false turns that dialect's hook files off"),
         ]
     ]
 

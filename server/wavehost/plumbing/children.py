@@ -211,5 +211,10 @@ async def run_child(
     finally:
         await child.killed()  # the caller was cancelled: the user interrupted
         child.close()
-    truncated = bool(out.dropped or err.dropped)
-    return Finished(process.returncode, out.text(), err.text(), timed_out, truncated)
+    return Finished(
+        process.returncode,
+        out.text(),
+        err.text(),
+        timed_out,
+        truncated=bool(out.dropped or err.dropped),
+    )

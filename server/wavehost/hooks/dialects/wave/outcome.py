@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from wavehost.hooks.catalogue import Event, OnExit2, OnStdout, event_of
 from wavehost.hooks.outcome import (
@@ -51,8 +51,10 @@ class _SpecificOutput(BaseModel):
 
 
 class _JsonOutput(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
+    continue_: bool | None = Field(default=None, alias="continue")
+    stopReason: str | None = None  # noqa: N815
     systemMessage: str | None = None  # noqa: N815
     decision: str | None = None
     reason: str | None = None
@@ -115,6 +117,7 @@ class _Builder:
     decision: PermissionDecision | None = None
     decision_reason: str | None = None
     worktree_path: str | None = None
+    halt: bool = False
     failures: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
 
@@ -128,6 +131,15 @@ class _Builder:
             self.logs.append(f"{self.event.name} hook failed: {run.handler.command}: {text}")
         else:
             self.notice("error", text, run)
+
+    def stop(self, run: HookRun, reason: str | None) -> None:
+        """`continue: false`: the agent stops after this step; `stopReason` is for the user."""
+        self.halt = True
+        text = f"{self.label} hook stopped continuation"
+        shown = f"{text}: {reason.strip()}" if reason and reason.strip() else text
+        self.notice("warning", shown, run)
+        if self.event.spec.on_exit2 is OnExit2.BLOCK_TOOL:
+            self.block_tool(f"{text}.")  # the tool does not run (continue:false wins over allow)
 
     def block_tool(self, text: str) -> None:
         if self.tool_error is None:  # the first blocking hook in config order supplies the text
@@ -174,7 +186,7 @@ class _Builder:
             self.block_tool(
                 f"Hook {self.label} denied this tool"
                 if reason is None or _blank(reason)
-                else f"{self.label} hook error: {reason.strip()}"
+                else reason.strip()  # Claude Code: the reason as it is (no "hook error" prefix)
             )
         if decision in DECISION_RANK:
             self.permission(cast(PermissionDecision, decision), reason)
@@ -196,9 +208,9 @@ class _Builder:
         elif behaviour is OnExit2.CONTINUE:
             self.blocked = True
             self.meta.append(stderr or NO_STDERR)
-        elif behaviour is OnExit2.DENY:
+        elif behaviour is OnExit2.DENY:  # seed: the stderr is for the user only, not the model
             self.blocked = True
-            self.permission("deny", stderr or None)
+            self.permission("deny", None)
             self.notice("error", stderr or NO_STDERR, run)
         elif behaviour is OnExit2.FAIL:
             self.failure(run, stderr or f"exited with code {run.exit_code}")
@@ -212,7 +224,7 @@ class _Builder:
         if self.plain:
             meta.insert(0, "\n".join(self.plain))
         if self.contexts:
-            text = f"{self.event.name} hook additional context: " + "\n".join(self.contexts)
+            text = f"{self.label} hook additional context: " + "\n".join(self.contexts)
             meta.append(system_reminder(text))
         reason = None
         if self.event.spec.on_stdout is OnStdout.WORKTREE_PATH and self.worktree_path is None:
@@ -231,6 +243,7 @@ class _Builder:
             compact_instructions="\n".join(self.instructions) or None,
             worktree_path=self.worktree_path,
             reason=reason,
+            halt=self.halt,
             logs=self.logs,
             runs=[summary(run) for run in runs],
         )
@@ -265,6 +278,8 @@ def interpret(payload: HookInput, runs: Sequence[HookRun]) -> Outcome:
         parsed = stdout.parsed
         if parsed is not None and parsed.systemMessage and parsed.systemMessage.strip():
             out.notice("info", parsed.systemMessage.strip(), run)
+        if parsed is not None and parsed.continue_ is False and event.spec.honours_continue:
+            out.stop(run, parsed.stopReason)
         if run.exit_code == 0:
             out.success(run, stdout)
         elif run.exit_code == 2:
