@@ -7,8 +7,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 from tests.dialect_files import bash, copilot_project
 from tests.dialects.conftest import lines, record
+from tests.processes import TIMEOUT, until
 from tests.session.chat import ChatRunner, metas, tools, turn, users
 from tests.session.fake_llm import HttpError
 
@@ -300,3 +303,28 @@ async def test_subagent_start_context_goes_before_the_task_and_stop_rewrites_the
     [agent] = tools(result.messages)
     assert agent.result == "REWRITTEN REPORT"
     assert tool_results(result.llm.requests[2]) == ["REWRITTEN REPORT"]
+
+
+async def test_notification_context_reaches_the_model_as_news(
+    chat: ChatRunner, project: Path
+) -> None:
+    seen = project / "notif.jsonl"
+    context = reply({"additionalContext": "the user went for coffee"})
+    copilot_project(
+        project,
+        "a.json",
+        {"notification": [bash(record(seen), matcher="idle_prompt"), bash(context)]},
+    )
+    turns = [turn("first"), turn("noted")]
+    async with chat.open(turns, config={"idle_notify_after": 0.2}) as opened:
+        opened.session.send("hello")
+        await until(lambda: len(opened.llm.requests) == 2)
+        with anyio.fail_after(TIMEOUT):
+            await opened.session.wait_idle()
+
+    payload = lines(seen)[0]
+    assert (payload["hook_event_name"], payload["notification_type"]) == (
+        "Notification",
+        "idle_prompt",
+    )
+    assert user_texts(opened.llm.requests[1])[-1] == "the user went for coffee"

@@ -394,7 +394,9 @@ class ChatSession:
         payload = p.NotificationInput(
             **self.hooks.common(), message=message, title="Wave", notification_type=kind
         )
-        await self.hooks.fire(payload, meta=False)
+        outcome = await self.hooks.fire(payload, meta=False)
+        for text in outcome.meta_messages:  # context (Copilot's): news for the model
+            self.inbox.notify(text, f"Notification {kind}")
 
     async def _idle_notice(self) -> None:
         """Notification `idle_prompt` once the session has sat idle for a while after a turn."""
