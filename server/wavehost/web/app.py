@@ -208,14 +208,16 @@ async def run(
     token: str | None = None,
 ) -> int:
     running = await start(project, port, locale, serve=serve, token=token)
-    print(f"wavehost web: {project} at {running.url}", flush=True)
-    if open_browser:
-        webbrowser.open(running.url)
+    # Ctrl-C stops it quietly from the moment the address is printed (a handler installed after
+    # the print left a window where SIGINT raised KeyboardInterrupt with a traceback).
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    print(f"wavehost web: {project} at {running.url}", flush=True)
+    if open_browser:
+        webbrowser.open(running.url)
     stopped = asyncio.create_task(stop.wait())
     server_gone = asyncio.create_task(running.shell.closed.wait())
     await asyncio.wait({stopped, server_gone}, return_when=asyncio.FIRST_COMPLETED)
