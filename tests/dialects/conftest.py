@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import common
+from tests.hooks.inputs import common
 from wavehost.hooks.catalogue import EVENTS_BY_NAME
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.outcome import Outcome

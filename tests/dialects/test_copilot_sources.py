@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import hooks_doc, write_json
 from tests.dialects.conftest import Dispatch, bash, copilot_file, record, write
+from tests.hooks_doc import hooks_doc
+from tests.workspace import write_json
 from wavehost import paths
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.sources import load_hook_config

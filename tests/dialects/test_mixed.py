@@ -4,8 +4,9 @@ and the outcome combines them in the documented order (Wave, Copilot, Snow)."""
 import json
 from pathlib import Path
 
-from tests.conftest import hooks_doc, write_json
 from tests.dialects.conftest import Dispatch, action, bash, copilot_file, lines, record, rule, write
+from tests.hooks_doc import hooks_doc
+from tests.workspace import write_json
 from wavehost import paths
 
 BASH_CALL = {"tool_name": "Bash", "tool_input": {"command": "ls"}}

@@ -8,15 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.session.conftest import (
-    ChatRunner,
-    hooks_for,
-    lines,
-    merge,
-    metas,
-    record,
-    turn,
-)
+from tests.hooks_doc import hooks_for, merge
+from tests.session.chat import ChatRunner, lines, metas, record, turn
 from wavehost.session.messages import AssistantMessage, TextBlock
 
 

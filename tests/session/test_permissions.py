@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.session.conftest import ChatRunner, hooks_for, tools, turn
+from tests.hooks_doc import hooks_for
+from tests.session.chat import ChatRunner, tools, turn
 from wavehost.session.permissions import (
     PermissionAnswer,
     PermissionPrompt,

@@ -3,7 +3,8 @@
 import json
 from pathlib import Path
 
-from tests.session.conftest import ChatRunner, hooks_for, merge, notices, tools, turn, users
+from tests.hooks_doc import hooks_for, merge
+from tests.session.chat import ChatRunner, notices, tools, turn, users
 
 
 def write_call(path: Path, content: str = "hello\n") -> tuple[str, dict[str, str]]:

@@ -3,30 +3,14 @@
  * scripted provider (the model's turns come from a file) and real hook processes.
  */
 
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { SCREENSHOTS, type WebServer, Workspace, collectProblems, command, hooksFile, launchBrowser, startWeb } from "./harness";
+import { SCREENSHOTS, collectProblems, command, e2eSuite, hooksFile } from "./harness";
 
-let browser: Browser;
-let ws: Workspace;
-let server: WebServer | null = null;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  ws?.remove();
-});
+const e2e = e2eSuite();
 
 const TURNS = [
   { text: "先清理 **build** 目录。", tool_calls: [{ name: "Bash", input: { command: "rm -rf build" } }] },
@@ -39,7 +23,7 @@ const TURNS = [
 
 describe("chat panel in browser mode", () => {
   it("a PreToolUse hook blocks a tool: failure text, systemMessage notice, permission, queue, compaction", async () => {
-    ws = new Workspace();
+    const ws = e2e.workspace();
     ws.write(
       ws.projectSettings,
       hooksFile({
@@ -52,16 +36,13 @@ describe("chat panel in browser mode", () => {
       }),
     );
     const script = ws.write(join(ws.root, "turns.json"), { turns: TURNS });
-    server = await startWeb(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 900 } });
     const problems = collectProblems(page);
     await page.goto(`${server.url}&view=chat`); // the token goes, view=chat stays
     const panel = page.locator("wave-chat-panel");
     const input = panel.locator("textarea");
-    // The session opens once the server has loaded the session runtime: slow on a busy machine.
-    await expect
-      .poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 20_000 })
-      .toBeNull();
+    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
 
     await input.fill("清理一下，然后写个计划");
     await input.press("Enter");

@@ -3,13 +3,14 @@
  * `wavehost serve`), and Debian's Chromium driven by playwright-core. Nothing is mocked.
  */
 
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { type Browser, type Page, type WebSocket, chromium } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(here, "../..");
@@ -23,6 +24,31 @@ export const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 const NOBODY = 65534;
 export const AS_ROOT = process.getuid?.() === 0;
 
+/**
+ * Where the server keeps settings files, asked of the server's own `wavehost.paths` (once), so the
+ * tests never spell a location the server owns.
+ */
+const LAYOUT: { userSettings: string; projectSettings: string; pluginHooks: string } = JSON.parse(
+  execFileSync(
+    PYTHON,
+    [
+      "-c",
+      [
+        "import json",
+        "from pathlib import Path",
+        "from wavehost import paths",
+        'home, project = Path("/HOME"), Path("/PROJECT")',
+        "print(json.dumps({",
+        '  "userSettings": str(paths.user_settings(home)),',
+        '  "projectSettings": str(paths.project_settings(project)),',
+        '  "pluginHooks": str(paths.plugin_hooks_file(paths.plugins_dir(home) / "NAME")),',
+        "}))",
+      ].join("\n"),
+    ],
+    { encoding: "utf8" },
+  ),
+);
+
 export class Workspace {
   readonly root = mkdtempSync(join(tmpdir(), "wavehost-e2e-"));
   readonly home = join(this.root, "home");
@@ -35,13 +61,13 @@ export class Workspace {
   }
 
   get userSettings(): string {
-    return join(this.home, ".wave", "settings.json");
+    return this.home + LAYOUT.userSettings.slice("/HOME".length);
   }
   get projectSettings(): string {
-    return join(this.project, ".wave", "settings.json");
+    return this.project + LAYOUT.projectSettings.slice("/PROJECT".length);
   }
   pluginHooks(name: string): string {
-    return join(this.home, ".wave", "plugins", name, "hooks", "hooks.json");
+    return this.home + LAYOUT.pluginHooks.slice("/HOME".length).replace("/NAME/", `/${name}/`);
   }
 
   write(path: string, content: unknown): string {
@@ -182,4 +208,38 @@ export function collectProblems(page: Page): string[] {
 
 export function chromiumAvailable(): boolean {
   return spawnSync(CHROMIUM, ["--version"]).status === 0;
+}
+
+/**
+ * What every e2e file shares: one Chromium for the file, and per test the workspaces and the
+ * `wavehost web` processes it made, stopped and removed after the test. Call once, at the top.
+ */
+export function e2eSuite() {
+  const servers: WebServer[] = [];
+  const workspaces: Workspace[] = [];
+  const suite = {
+    browser: undefined as unknown as Browser,
+    workspace(): Workspace {
+      const made = new Workspace();
+      workspaces.push(made);
+      return made;
+    },
+    async web(...args: Parameters<typeof startWeb>): Promise<WebServer> {
+      const started = await startWeb(...args);
+      servers.push(started);
+      return started;
+    },
+  };
+  beforeAll(async () => {
+    suite.browser = await launchBrowser();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+  });
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.stop();
+    for (const made of workspaces.splice(0)) made.remove();
+  });
+  return suite;
 }

@@ -11,11 +11,8 @@ the documented order: Wave, Copilot, Snow.
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Self
 
 import anyio
-from anyio.abc import TaskGroup
 
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import DialectName, HookConfig, HookHandler
@@ -24,6 +21,7 @@ from wavehost.hooks.dialects.base import Dialect
 from wavehost.hooks.outcome import Outcome, merge, subject_of, system_reminder
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, run_hook
+from wavehost.plumbing.task_group import OwnedTaskGroup
 
 log = logging.getLogger(__name__)
 
@@ -143,42 +141,22 @@ class Rewake:
         return system_reminder(self.text)
 
 
-class BackgroundHooks:
+class BackgroundHooks(OwnedTaskGroup):
     """Runs one owner's `async` / `asyncRewake` hooks in the background.
 
-    Leaving the context waits for hooks still running; `cancel_all` (a user interrupt) kills them
-    and delivers nothing.
+    Leaving the context waits for hooks still running; `cancel_all` (a user interrupt, the
+    session's end) kills them and delivers nothing.
     """
 
     def __init__(self, on_rewake: Callable[[Rewake], None]) -> None:
+        super().__init__()
         self._on_rewake = on_rewake
-        self._group: TaskGroup | None = None
         self._scopes: set[anyio.CancelScope] = set()
-
-    async def __aenter__(self) -> Self:
-        self._group = anyio.create_task_group()
-        await self._group.__aenter__()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        assert self._group is not None
-        return await self._group.__aexit__(exc_type, exc, tb)
-
-    @property
-    def running(self) -> int:
-        return len(self._scopes)
 
     def start(
         self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
     ) -> None:
-        if self._group is None:
-            raise RuntimeError("BackgroundHooks must be entered (async with) before use")
-        self._group.start_soon(self._run, handler, stdin, context, session_id)
+        self.start_soon(self._run, handler, stdin, context, session_id)
 
     def cancel_all(self) -> None:
         for scope in list(self._scopes):

@@ -19,17 +19,41 @@ import { plainReason } from "../settings/model";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { renderMarkdown } from "./markdown";
-import { type ChatState, EMPTY, apply, opened, queued, visibleMessages } from "./state";
-
-interface PendingPermission {
-  params: ChatRequestPermissionParams;
-  answer(result: ChatRequestPermissionResult): void;
-}
+import { type ChatState, EMPTY, answered, apply, asked, attaching, opened, visibleMessages } from "./state";
 
 /** Compaction calls the model: it may take far longer than an ordinary request. */
 const COMPACT_TIMEOUT_MS = 10 * 60_000;
+/** Opening runs SessionStart hooks; asking again after a timeout attaches to the same session. */
+export const OPEN_TIMEOUT_MS = 60_000;
 
-/** The chat panel: the conversation, the input (prefillable), send / stop, permission prompts. */
+/** A new session id, chosen by the page before it asks (so that asking again finds it). */
+function newSessionId(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** A session to attach to that the address names (browser mode: `?session=<id>`). */
+function sessionFromAddress(): string | null {
+  const id = new URLSearchParams(location.search).get("session");
+  return id && SESSION_ID.test(id) ? id : null;
+}
+
+/** A session the shell names for a page it re-created (`<body data-session-id>`). */
+function sessionFromShell(): string | null {
+  const id = typeof document !== "undefined" ? document.body?.dataset.sessionId : undefined;
+  return id && SESSION_ID.test(id) ? id : null;
+}
+
+/**
+ * The chat panel: the conversation, the input (prefillable), send / stop, permission questions.
+ *
+ * The page is disposable: the session id is kept where the shell keeps page state (VS Code's
+ * setState, else the tab's sessionStorage), and a re-created panel re-attaches to its session,
+ * getting the whole session back (pending permission questions included). A question is answered
+ * through the request that asked it when this page holds it, else with wave/chat/answerPermission.
+ */
 @customElement("wave-chat-panel")
 export class WaveChatPanel extends LitElement {
   static override styles = [
@@ -204,20 +228,21 @@ export class WaveChatPanel extends LitElement {
   @state() private chat: ChatState = EMPTY;
   @state() private unavailable: string | null = null;
   @state() private error: string | null = null;
-  @state() private permissions: PendingPermission[] = [];
   @state() private compacting = false;
   @query("textarea") private input!: HTMLTextAreaElement;
   @query(".log") private log!: HTMLElement;
 
   private draft = "";
   private unsubscribe: (() => void) | null = null;
+  /** Questions the shell asked this page directly, by toolUseId: answered by responding. */
+  private readonly held = new Map<string, (result: ChatRequestPermissionResult) => void>();
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.unsubscribe = this.rpc.onNotification(METHODS.CHAT_UPDATED, (params) => {
       this.chat = apply(this.chat, params);
     });
-    this.rpc.onRequest(METHODS.CHAT_REQUEST_PERMISSION, (params) => this.askPermission(params));
+    this.rpc.onRequest(METHODS.CHAT_REQUEST_PERMISSION, (params, signal) => this.askedDirectly(params, signal));
     void this.open();
   }
 
@@ -226,19 +251,40 @@ export class WaveChatPanel extends LitElement {
     this.unsubscribe?.();
   }
 
-  /** The session this page had open: a panel shown again continues it instead of a new one. */
-  private static sessionId: string | null = null;
-
+  /**
+   * Attach to this page's session, else to a new one under an id chosen now; the id is kept so
+   * that a re-created page comes back to it. Which session: the one the address names (browser
+   * mode, `?session=`), else the one the shell names (`<body data-session-id>`: the VS Code
+   * extension after a server restart), else the one the page kept, else a new one.
+   */
   async open(): Promise<void> {
+    const sessionId =
+      sessionFromAddress() ?? sessionFromShell() ?? this.rpc.store.load().sessionId ?? newSessionId();
+    this.rpc.store.save({ sessionId });
+    this.chat = attaching(sessionId);
+    this.unavailable = null;
     try {
-      const params = WaveChatPanel.sessionId ? { sessionId: WaveChatPanel.sessionId } : {};
-      const result = await this.rpc.request(METHODS.CHAT_OPEN, params);
-      WaveChatPanel.sessionId = result.sessionId;
-      this.chat = opened(result);
-      this.unavailable = null;
+      const result = await this.rpc.request(METHODS.CHAT_OPEN, { sessionId, create: true }, OPEN_TIMEOUT_MS);
+      if (this.chat.sessionId === sessionId) this.chat = opened(result);
     } catch (err) {
       this.unavailable = plainReason(err);
     }
+  }
+
+  /** End this session (its background work stops, SessionEnd runs) and start a new one. */
+  private async newChat(): Promise<void> {
+    const sessionId = this.chat.sessionId;
+    this.error = null;
+    if (sessionId) {
+      try {
+        await this.rpc.request(METHODS.CHAT_CLOSE, { sessionId });
+      } catch (err) {
+        this.error = plainReason(err);
+        return;
+      }
+    }
+    this.rpc.store.save({});
+    await this.open();
   }
 
   /** Puts text in the input (editable; sent as a normal user message) and focuses it. */
@@ -251,29 +297,46 @@ export class WaveChatPanel extends LitElement {
     });
   }
 
-  private askPermission(params: ChatRequestPermissionParams): Promise<ChatRequestPermissionResult> {
-    return new Promise((resolve) => {
-      const entry: PendingPermission = {
-        params,
-        answer: (result) => {
-          this.permissions = this.permissions.filter((p) => p !== entry);
-          resolve(result);
-        },
-      };
-      this.permissions = [...this.permissions, entry];
+  private askedDirectly(params: ChatRequestPermissionParams, signal: AbortSignal): Promise<ChatRequestPermissionResult> {
+    this.chat = asked(this.chat, params);
+    return new Promise((resolve, reject) => {
+      this.held.set(params.toolUseId, resolve);
+      signal.addEventListener("abort", () => {
+        // Withdrawn (answered elsewhere, or its turn ended): the update removes it from view.
+        this.held.delete(params.toolUseId);
+        reject(new Error("withdrawn"));
+      });
     });
+  }
+
+  private async answer(question: ChatRequestPermissionParams, result: ChatRequestPermissionResult): Promise<void> {
+    this.chat = answered(this.chat, question.toolUseId);
+    const respond = this.held.get(question.toolUseId);
+    if (respond) {
+      this.held.delete(question.toolUseId);
+      respond(result);
+      return;
+    }
+    try {
+      await this.rpc.request(METHODS.CHAT_ANSWER_PERMISSION, {
+        sessionId: question.sessionId,
+        toolUseId: question.toolUseId,
+        ...result,
+      });
+    } catch (err) {
+      this.error = plainReason(err);
+    }
   }
 
   private async send(): Promise<void> {
     const text = this.input.value.trim();
-    if (!text || !this.chat.sessionId) return;
+    if (!text || !this.chat.open || !this.chat.sessionId) return;
     this.error = null;
     const sessionId = this.chat.sessionId;
     this.input.value = "";
     this.draft = "";
     try {
-      const result = await this.rpc.request(METHODS.CHAT_SEND, { sessionId, text });
-      if (result.queued) this.chat = queued(this.chat, text);
+      await this.rpc.request(METHODS.CHAT_SEND, { sessionId, text }); // the queue comes in updates
     } catch (err) {
       this.error = t("chat.sendFailed", { reason: plainReason(err) });
       this.input.value = text; // nothing is lost
@@ -281,9 +344,10 @@ export class WaveChatPanel extends LitElement {
   }
 
   private async cancel(): Promise<void> {
-    if (!this.chat.sessionId) return;
+    const sessionId = this.chat.sessionId;
+    if (!this.chat.open || !sessionId) return;
     try {
-      await this.rpc.request(METHODS.CHAT_CANCEL, { sessionId: this.chat.sessionId });
+      await this.rpc.request(METHODS.CHAT_CANCEL, { sessionId });
     } catch (err) {
       this.error = plainReason(err);
     }
@@ -291,15 +355,12 @@ export class WaveChatPanel extends LitElement {
 
   /** Compaction answers once the running turn (if any) and the summary call are over. */
   private async compact(): Promise<void> {
-    if (!this.chat.sessionId || this.compacting) return;
+    const sessionId = this.chat.sessionId;
+    if (!this.chat.open || !sessionId || this.compacting) return;
     this.compacting = true;
     this.error = null;
     try {
-      const result = await this.rpc.request(
-        METHODS.CHAT_COMPACT,
-        { sessionId: this.chat.sessionId },
-        COMPACT_TIMEOUT_MS,
-      );
+      const result = await this.rpc.request(METHODS.CHAT_COMPACT, { sessionId }, COMPACT_TIMEOUT_MS);
       if (!result.compacted) this.error = t("chat.compactFailed");
     } catch (err) {
       this.error = plainReason(err);
@@ -317,6 +378,7 @@ export class WaveChatPanel extends LitElement {
 
   protected override updated(): void {
     if (this.log) this.log.scrollTop = this.log.scrollHeight;
+    if (this.chat.sessionId) this.dataset.sessionId = this.chat.sessionId;
   }
 
   override render() {
@@ -324,7 +386,12 @@ export class WaveChatPanel extends LitElement {
     const running = this.chat.status === "running";
     return html`
       <div class="log" role="log" aria-live="polite" aria-label=${t("chat.title")}>
-        ${this.unavailable ? html`<p class="alert" data-testid="chat-unavailable">${t("chat.unavailable", { reason: this.unavailable })}</p>` : nothing}
+        ${this.unavailable
+          ? html`<div class="alert" data-testid="chat-unavailable">
+              <p>${t("chat.unavailable", { reason: this.unavailable })}</p>
+              <vscode-button secondary data-action="retry" @click=${() => void this.open()}>${t("settings.retry")}</vscode-button>
+            </div>`
+          : nothing}
         ${messages.length === 0 && !this.unavailable ? html`<p class="muted">${t("chat.empty")}</p>` : nothing}
         ${messages.map((m) =>
           m.role === "user" && m.isCompactSummary
@@ -341,13 +408,13 @@ export class WaveChatPanel extends LitElement {
         )}
       </div>
       ${running ? this.renderRunning() : nothing}
-      ${this.chat.queuedTexts.length || this.chat.queuedCount
+      ${this.chat.queuedTexts.length
         ? html`<div class="queued muted" data-testid="queued">
-            ${t("chat.queued")} (${this.chat.queuedCount})
+            ${t("chat.queued")} (${this.chat.queuedTexts.length})
             <ul>${this.chat.queuedTexts.map((q) => html`<li>${q}</li>`)}</ul>
           </div>`
         : nothing}
-      ${this.permissions.map((p) => this.renderPermission(p))}
+      ${this.chat.questions.map((q) => this.renderPermission(q))}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
         <textarea
@@ -358,7 +425,7 @@ export class WaveChatPanel extends LitElement {
           @keydown=${this.onKeyDown}
         ></textarea>
         <div class="buttons-col">
-          <vscode-button data-action="send" ?disabled=${!this.chat.sessionId} @click=${() => void this.send()}
+          <vscode-button data-action="send" ?disabled=${!this.chat.open} @click=${() => void this.send()}
             >${t("chat.send")}</vscode-button
           >
           ${running
@@ -370,9 +437,17 @@ export class WaveChatPanel extends LitElement {
             secondary
             data-action="compact"
             title=${this.compacting ? t("chat.compacting") : t("chat.compact")}
-            ?disabled=${!this.chat.sessionId || this.compacting || messages.length === 0}
+            ?disabled=${!this.chat.open || this.compacting || messages.length === 0}
             @click=${() => void this.compact()}
             >${this.compacting ? t("chat.compacting") : t("chat.compact")}</vscode-button
+          >
+          <vscode-button
+            secondary
+            data-action="new-chat"
+            title=${t("chat.newTitle")}
+            ?disabled=${!this.chat.open}
+            @click=${() => void this.newChat()}
+            >${t("chat.new")}</vscode-button
           >
         </div>
       </form>
@@ -430,18 +505,22 @@ export class WaveChatPanel extends LitElement {
     </div>`;
   }
 
-  private renderPermission(p: PendingPermission) {
-    const { toolName, toolInput, reason } = p.params;
-    return html`<div class="permission" role="alertdialog" aria-label=${t("permission.title", { tool: toolName })} data-testid="permission">
+  private renderPermission(q: ChatRequestPermissionParams) {
+    const { toolName, toolInput, reason } = q;
+    return html`<div class="permission" role="alertdialog" aria-label=${t("permission.title", { tool: toolName })} data-testid="permission" data-tool-use-id=${q.toolUseId}>
       <strong>${t("permission.title", { tool: toolName })}</strong>
       <pre>${JSON.stringify(toolInput, null, 2)}</pre>
       ${reason ? html`<p class="muted">${t("permission.reason", { reason })}</p>` : nothing}
       <div class="buttons">
-        <vscode-button data-action="allow" @click=${() => p.answer({ allow: true })}>${t("permission.allow")}</vscode-button>
-        <vscode-button secondary data-action="always" @click=${() => p.answer({ allow: true, always: true })}
+        <vscode-button data-action="allow" @click=${() => void this.answer(q, { allow: true, always: false, message: null })}
+          >${t("permission.allow")}</vscode-button
+        >
+        <vscode-button secondary data-action="always" @click=${() => void this.answer(q, { allow: true, always: true, message: null })}
           >${t("permission.always")}</vscode-button
         >
-        <vscode-button secondary data-action="deny" @click=${() => p.answer({ allow: false })}>${t("permission.deny")}</vscode-button>
+        <vscode-button secondary data-action="deny" @click=${() => void this.answer(q, { allow: false, always: false, message: null })}
+          >${t("permission.deny")}</vscode-button
+        >
       </div>
     </div>`;
   }

@@ -227,13 +227,9 @@ class _Builder:
             text = f"{self.label} hook additional context: " + "\n".join(self.contexts)
             meta.append(system_reminder(text))
         reason = None
-        if (
-            self.event.spec.on_stdout is OnStdout.WORKTREE_PATH
-            and runs
-            and self.worktree_path is None
-        ):
-            self.blocked = True
-            reason = "WorktreeCreate hook failed: " + "; ".join(
+        if self.event.spec.on_stdout is OnStdout.WORKTREE_PATH and self.worktree_path is None:
+            self.blocked = True  # the hooks took over creating it, and none did
+            reason = f"{self.event.name} hook failed: " + "; ".join(
                 self.failures or ["no path printed"]
             )
         return Outcome(
