@@ -6,6 +6,10 @@ Stop. Two things end a chain of blocks anyway: a user message waiting in the que
 first; the loop resumes after it if the hook blocks again), and the block cap — after N
 consecutive blocks (Claude Code's 8 by default) the reply ends with a visible notice, so a hook
 that always blocks cannot keep a session busy forever.
+
+A hook answering JSON `continue: false` (`Outcome.halt`) stops the actor after the current step,
+as in Claude Code: the tool calls after it don't run (each gets a result saying so), the model is
+not called again, and no Stop hook can make it go on; `stopReason` is a notice for the user only.
 """
 
 import time
@@ -30,6 +34,8 @@ from wavehost.session.permissions import (
 )
 from wavehost.session.providers.base import ModelRequest, Provider, TextDelta
 from wavehost.session.tools import ToolKind
+
+HALTED = "Not run: a hook stopped the turn (continue: false)."
 
 
 def block_cap_notice(count: int) -> str:
@@ -57,9 +63,10 @@ class AgentLoop:
         self.hooks = context.hooks
         self.actor = actor
         self.conversation = actor.conversation
+        self.halted = False  # a hook said `continue: false`: the actor stops after this step
 
-    def _common(self) -> dict[str, Any]:
-        return self.hooks.common(self.actor)
+    def _common(self, *, effort: bool = False) -> dict[str, Any]:
+        return self.hooks.common(self.actor, effort=effort)
 
     async def _dispatch(self, payload: p.HookInput) -> Outcome:
         self.conversation.save()  # hooks read the transcript: it must show everything so far
@@ -67,6 +74,7 @@ class AgentLoop:
 
     def _apply(self, outcome: Outcome, *, meta: bool = True) -> None:
         self.hooks.apply(outcome, meta=meta, conversation=self.conversation)
+        self.halted = self.halted or outcome.halt
 
     async def respond(self) -> None:
         """Call the model until it stops asking for tools and no Stop hook makes it go on."""
@@ -80,12 +88,21 @@ class AgentLoop:
             calls = [b for b in assistant.tools() if b.status == "pending"]
             if calls:
                 for block in calls:
-                    await self._use_tool(assistant, block)
+                    if self.halted:
+                        block.fail(HALTED, "cancelled")
+                        self.conversation.changed(assistant)
+                    else:
+                        await self._use_tool(assistant, block)
+                if self.halted:
+                    return
                 continue
             payload = self.actor.stop_payload(
-                self._common(), stop_hook_active, assistant.text() or None
+                self._common(effort=True), stop_hook_active, assistant.text() or None
             )
             outcome = await self._dispatch(payload)
+            if outcome.halt:  # wins over a block: the model is not asked again
+                self._apply(outcome, meta=False)
+                return
             if not (outcome.blocked and outcome.meta_messages):
                 self._apply(outcome)
                 return
@@ -128,7 +145,7 @@ class AgentLoop:
         if tool is None:
             return settle(f"Error: No such tool available: {block.name}")
         call = {"tool_name": block.name, "tool_input": block.input, "tool_use_id": block.id}
-        pre = await self._dispatch(p.PreToolUseInput(**self._common(), **call))
+        pre = await self._dispatch(p.PreToolUseInput(**self._common(effort=True), **call))
         self._apply(pre)
         if pre.blocked:
             return settle(pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}")
@@ -151,12 +168,13 @@ class AgentLoop:
         done = {"tool_response": result.response, "duration_ms": duration_ms}
         if not result.ok:
             failure = p.PostToolUseFailureInput(
-                **self._common(), **call, error=result.text, duration_ms=duration_ms
+                **self._common(effort=True), **call, error=result.text, duration_ms=duration_ms
             )
             self._apply(await self._dispatch(failure))
         # Seed 000 (PostToolUse story, scenario 2): PostToolUse hooks also see a failed tool,
         # its tool_response carrying the error (`success: false`).
-        self._apply(await self._dispatch(p.PostToolUseInput(**self._common(), **call, **done)))
+        post = p.PostToolUseInput(**self._common(effort=True), **call, **done)
+        self._apply(await self._dispatch(post))
         if workspace.cwd != old_cwd:
             moved = p.CwdChangedInput(
                 **self._common(), old_cwd=str(old_cwd), new_cwd=str(workspace.cwd)
@@ -175,7 +193,7 @@ class AgentLoop:
         if verdict == "deny":
             return refused_by_mode(block.name, mode, headless)
         request = p.PermissionRequestInput(
-            **self._common(), tool_name=block.name, tool_input=block.input
+            **self._common(effort=True), tool_name=block.name, tool_input=block.input
         )
         outcome = await self._dispatch(request)
         self._apply(outcome)
@@ -184,6 +202,8 @@ class AgentLoop:
         if outcome.permission_decision == "allow":
             return None  # a PermissionRequest hook answered for the user
         if ask is None:
+            if pre.permission_decision == "ask" and pre.permission_reason:
+                return pre.permission_reason  # Claude Code headless: denied, the hook's reason
             return refused_by_mode(block.name, mode, headless)
         prompt = PermissionPrompt(
             permissions.session_id, block.id, block.name, block.input, mode, pre.permission_reason
