@@ -3,10 +3,16 @@
 Each dialect's `interpret(payload, runs) -> Outcome` is pure; when hooks of several dialects ran
 for one event, `merge` combines their outcomes in the documented dialect order (Wave, Copilot,
 Snow). The session applies the result; nothing here touches a UI or a conversation.
+
+Every text a hook contributes (its stderr, its plain stdout, each string of its JSON output) is
+cut at `OUTPUT_CHARS`, Claude Code's cap, with a line saying so (`capped`, `HookText`): a runaway
+hook cannot flood the model's context.
 """
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import AfterValidator
 
 from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.payloads import HookInput
@@ -19,6 +25,20 @@ PermissionDecision = Literal["allow", "deny", "ask"]
 NoticeLevel = Literal["info", "warning", "error"]
 DECISION_RANK: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
 NO_STDERR = "No stderr output"
+OUTPUT_CHARS = 10_000  # what one hook text may contribute (Claude Code's cap on a hook string)
+
+
+def capped(text: str) -> str:
+    """`text`, or its first `OUTPUT_CHARS` characters and a line saying how much was cut."""
+    if len(text) <= OUTPUT_CHARS:
+        return text
+    return (
+        f"{text[:OUTPUT_CHARS]}\n[hook output truncated: {len(text):,} characters, "
+        f"only the first {OUTPUT_CHARS:,} are shown]"
+    )
+
+
+HookText = Annotated[str, AfterValidator(capped)]
 
 
 def system_reminder(text: str) -> str:

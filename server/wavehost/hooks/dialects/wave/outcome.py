@@ -3,11 +3,11 @@
 Texts are the seed's (and Claude Code's) exactly; what each event honours is its catalogue spec.
 """
 
-import json
+import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -15,16 +15,19 @@ from wavehost.hooks.catalogue import Event, OnExit2, OnStdout, event_of
 from wavehost.hooks.outcome import (
     DECISION_RANK,
     NO_STDERR,
+    HookText,
     Notice,
     NoticeLevel,
     Outcome,
     PermissionDecision,
     RunSummary,
+    capped,
     subject_of,
     system_reminder,
 )
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookRun
+from wavehost.hooks.safe_read import InvalidJsonError, parse
 
 log = logging.getLogger(__name__)
 
@@ -37,16 +40,16 @@ class _PermissionBehavior(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     behavior: Literal["allow", "deny"]
-    message: str | None = None
+    message: HookText | None = None
 
 
 class _SpecificOutput(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     hookEventName: str | None = None  # noqa: N815 - the wire name
-    additionalContext: str | None = None  # noqa: N815
+    additionalContext: HookText | None = None  # noqa: N815
     permissionDecision: Literal["allow", "deny", "ask", "defer"] | None = None  # noqa: N815
-    permissionDecisionReason: str | None = None  # noqa: N815
+    permissionDecisionReason: HookText | None = None  # noqa: N815
     decision: _PermissionBehavior | None = None
 
 
@@ -54,10 +57,10 @@ class _JsonOutput(BaseModel):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     continue_: bool | None = Field(default=None, alias="continue")
-    stopReason: str | None = None  # noqa: N815
-    systemMessage: str | None = None  # noqa: N815
+    stopReason: HookText | None = None  # noqa: N815
+    systemMessage: HookText | None = None  # noqa: N815
     decision: str | None = None
-    reason: str | None = None
+    reason: HookText | None = None
     hookSpecificOutput: _SpecificOutput | None = None  # noqa: N815
 
 
@@ -76,8 +79,10 @@ def _read_stdout(stdout: str, event: Event) -> _Stdout:
     if not text.startswith("{"):
         return _Stdout(text)
     try:
-        raw: Any = json.loads(text)
-    except json.JSONDecodeError:
+        raw, _ = parse(text)
+    except InvalidJsonError as err:
+        if err.kind == "depth":
+            return _Stdout(text, True, error=f"invalid hook JSON output ({err.message})")
         log.debug("hook stdout starts with { but is not JSON; treating it as plain text")
         return _Stdout(text)
     try:
@@ -153,9 +158,9 @@ class _Builder:
         spec = self.event.spec
         if stdout.text and not stdout.is_json:
             if spec.on_stdout is OnStdout.CONTEXT:
-                self.plain.append(stdout.text)
+                self.plain.append(capped(stdout.text))
             elif spec.on_stdout is OnStdout.INSTRUCTIONS:
-                self.instructions.append(stdout.text)
+                self.instructions.append(capped(stdout.text))
             elif spec.on_stdout is OnStdout.WORKTREE_PATH and self.worktree_path is None:
                 self.worktree_path = stdout.text.splitlines()[-1].strip()
         elif spec.on_stdout is OnStdout.WORKTREE_PATH:
@@ -265,7 +270,8 @@ def interpret(payload: HookInput, runs: Sequence[HookRun]) -> Outcome:
     event = event_of(payload)
     tool = subject_of(payload) if event.spec.matcher_field == "tool_name" else None
     out = _Builder(event, f"{event.name}:{tool}" if tool else event.name)
-    for run in runs:
+    for raw_run in runs:
+        run = dataclasses.replace(raw_run, stderr=capped(raw_run.stderr))
         if run.spawn_error is not None:
             out.failure(run, run.spawn_error)
             continue
