@@ -484,6 +484,10 @@ export interface HooksPrefillParams {
    * The hook to edit (required for edit)
    */
   id?: string | null;
+  /**
+   * The prompt's language, as a locale: pages send the one they render in (it may differ from the workspace's: browser mode's ?locale=); default: the workspace's
+   */
+  locale?: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
