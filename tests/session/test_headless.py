@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 import pytest
 
+from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.hooks_doc import hooks_for, merge
 from tests.processes import TIMEOUT
 from tests.session.chat import turn
@@ -183,3 +184,36 @@ async def test_a_cwd_that_does_not_exist_is_one_line(home: Path, tmp_path: Path)
     assert (
         err == f"wavehost: no such folder: {tmp_path / 'nowhere'} (give --cwd an existing folder)\n"
     )
+
+
+async def test_copilot_and_snow_hook_files_run_in_chat_p(home: Path, project: Path) -> None:
+    """The CLI chat runs the other dialects' files too: a Copilot modifiedArgs rewrites the call,
+    a Snow beforeToolCall exit 2 on the next one stops the flow (one fewer model call)."""
+    rewrite = {"modifiedArgs": {"command": "echo rewritten"}}
+    answer = bash(f"cat >/dev/null; echo '{json.dumps(rewrite)}'", matcher="bash")
+    copilot_project(project, "a.json", {"preToolUse": [answer]})
+    snow_project(
+        project,
+        "beforeToolCall",
+        rule(action("echo 'no writes in CI' >&2; exit 2"), matcher="filesystem-create"),
+    )
+    calls = [
+        turn("", ("Bash", {"command": "echo original"})),
+        turn("", ("Write", {"file_path": "x.txt", "content": "x"})),
+        turn("never reached"),
+    ]
+    async with serve(calls) as llm:
+        code, out, err = await wavehost(
+            "-p", "go", "--cwd", str(project), "--permission-mode", "bypassPermissions",
+            "--output-format", "json", home=home, url=llm.url,
+        )  # fmt: skip
+        assert len(llm.requests) == 2
+    document = json.loads(out)
+    blocks = [b for m in document["messages"] if m["role"] == "assistant" for b in m["blocks"]]
+    bash_block, write_block = (b for b in blocks if b["type"] == "tool")
+    assert bash_block["input"] == {"command": "echo rewritten"}
+    assert bash_block["result"] == "rewritten"
+    assert write_block["error"] == "no writes in CI"
+    assert not (project / "x.txt").exists()
+    assert "no writes in CI" in err
+    assert code in (0, 1)

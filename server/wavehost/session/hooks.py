@@ -46,6 +46,11 @@ def spilled(text: str, path: Path) -> str:
     )
 
 
+class Halted(Exception):  # noqa: N818 - a signal, not an error
+    """A hook halted the flow (Snow exit 2+, Copilot `interrupt`, Wave `continue: false`): the
+    running reply ends with no further model call."""
+
+
 class SessionHooks:
     def __init__(
         self,
@@ -132,6 +137,9 @@ class SessionHooks:
         return context
 
     async def dispatch(self, payload: p.HookInput) -> Outcome:
+        event = event_of(payload)
+        if not self.engine.has_hooks(event):
+            return self.engine.nothing(event)  # no process to start, no transcript to write
         self.conversation.save()  # hooks read transcript_path: it must show everything so far
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
         event = event_of(payload)
