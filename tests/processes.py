@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 import anyio
 
-TIMEOUT = 90  # seconds; generous: a shared 2-core machine under load takes 10-15 s just to import wavehost
+TIMEOUT = 90  # seconds; generous: a loaded 2-core machine takes 10-15 s to import wavehost
 
 
 def alive(pid: int) -> bool:

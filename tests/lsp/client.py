@@ -19,7 +19,7 @@ from wavehost.lsp.converter import raw_converter
 from wavehost.protocol import table
 
 SERVER = [sys.executable, "-m", "wavehost", "serve", "--log-level", "INFO"]
-TIMEOUT = 90  # seconds; generous: a shared 2-core machine under load takes 10-15 s just to import wavehost
+TIMEOUT = 90  # seconds; generous: a loaded 2-core machine takes 10-15 s to import wavehost
 
 
 def frame(message: dict[str, Any]) -> bytes:
