@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 
 from tests.dialect_files import bash, copilot_project
 from tests.dialects.conftest import lines, record
@@ -264,11 +265,20 @@ async def test_agent_stop_block_makes_the_agent_go_on_with_the_reason(
     assert user_texts(result.llm.requests[1])[-1] == "also update the changelog"
 
 
-async def test_error_occurred_fires_when_the_model_call_fails(
+async def test_error_occurred_fires_when_the_model_call_fails_then_session_end_says_error(
     chat: ChatRunner, project: Path
 ) -> None:
-    seen = project / "err.jsonl"
-    copilot_project(project, "a.json", {"errorOccurred": [bash(record(seen))]})
+    seen, ends, stops = project / "err.jsonl", project / "end.jsonl", project / "stop.jsonl"
+    copilot_project(
+        project,
+        "a.json",
+        {
+            "errorOccurred": [bash(record(seen))],
+            "sessionEnd": [bash(record(ends))],
+            "SessionEnd": [bash(record(ends))],
+            "agentStop": [bash(record(stops))],
+        },
+    )
     result = await chat([HttpError(400, "bad request")], "hello")
 
     [payload] = lines(seen)
@@ -278,6 +288,43 @@ async def test_error_occurred_fires_when_the_model_call_fails(
     assert "bad request" in payload["error"]["message"]
     assert isinstance(payload["error"]["name"], str)
     assert result.session.turn_error is not None
+    # The contract (errocc): sessionEnd then fires with reason "error", agentStop does not.
+    assert [end["reason"] for end in lines(ends)] == ["error", "error"]
+    assert not stops.exists()
+
+
+async def test_session_end_says_complete_when_the_last_turn_recovered_from_an_error(
+    chat: ChatRunner, project: Path
+) -> None:
+    ends = project / "end.jsonl"
+    copilot_project(project, "a.json", {"sessionEnd": [bash(record(ends))]})
+    await chat([HttpError(400, "bad request"), turn("fine now")], "hello", "again")
+
+    assert [end["reason"] for end in lines(ends)] == ["complete"]
+
+
+@pytest.mark.parametrize(
+    ("event", "answer"),
+    [
+        ("preToolUse", {"permissionDecision": "ask", "permissionDecisionReason": "R"}),
+        (
+            "PreToolUse",
+            {"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "R"}},
+        ),
+    ],
+)
+async def test_headless_pre_tool_use_ask_is_denied_in_copilots_words(
+    chat: ChatRunner, project: Path, event: str, answer: dict[str, Any]
+) -> None:
+    """Nobody to ask (headless, like Copilot's `-p`): the contract's text, the call not run."""
+    target = project / "a.txt"
+    copilot_project(project, "a.json", {event: [bash(reply(answer))]})
+    result = await chat([turn("", write_call(target)), turn("ok")], "write it", mode="default")
+
+    refusal = "Denied by preToolUse hook (unable to ask user for confirmation): R"
+    assert not target.exists()
+    assert tools(result.messages)[0].error == refusal
+    assert tool_results(result.llm.requests[1]) == [refusal]
 
 
 async def test_subagent_start_context_goes_before_the_task_and_stop_rewrites_the_report(

@@ -105,6 +105,9 @@ class Outcome(WireModel):
     permission_decision: PermissionDecision | None = None
     permission_reason: str | None = None
     permission_always: bool = False  # with allow: do not ask again about this tool
+    # An `ask` nobody can answer (headless): the refusal the model sees, in the dialect's words
+    # (None: the hook's reason, as Claude Code does)
+    unasked_refusal: str | None = None
     compact_instructions: str | None = None
     worktree_path: str | None = None
     reason: str | None = None  # why a takeover (WorktreeCreate) failed
@@ -164,6 +167,7 @@ def merge(outcomes: Sequence[Outcome]) -> Outcome:
         permission_decision=strictest.permission_decision if strictest else None,
         permission_reason=strictest.permission_reason if strictest else None,
         permission_always=bool(strictest and strictest.permission_always),
+        unasked_refusal=strictest.unasked_refusal if strictest else None,
         compact_instructions="\n".join(instructions) or None,
         worktree_path=_first([o.worktree_path for o in outcomes]),
         reason=_first([o.reason for o in outcomes]),

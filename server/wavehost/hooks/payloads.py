@@ -197,6 +197,8 @@ class SessionStartInput(HookInput):
 class SessionEndInput(HookInput):
     hook_event_name: Literal["SessionEnd"] = "SessionEnd"
     reason: str
+    # The session's last turn failed with an error (ErrorOccurred fired): Copilot's `error`
+    failed: bool = Field(default=False, exclude=True)
 
 
 class PreCompactInput(HookInput):

@@ -297,6 +297,8 @@ class AgentLoop:
             return None  # a PermissionRequest hook answered for the user
         ask = permissions.ask
         if ask is None:
+            if pre.permission_decision == "ask" and pre.unasked_refusal:
+                return pre.unasked_refusal  # in the dialect's words (Copilot's)
             if pre.permission_decision == "ask" and pre.permission_reason:
                 return pre.permission_reason  # Claude Code headless: denied, the hook's reason
             return refused_by_mode(block.name, mode, True)

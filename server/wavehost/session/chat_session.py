@@ -177,6 +177,7 @@ class ChatSession:
         self.status: SessionStatus = "idle"
         self.turn_error: str | None = None  # why the last turn failed (blocked prompt, model)
         self.end_reason = "other"  # SessionEnd's reason when the session closes
+        self.errored = False  # the last turn ended in an error (ErrorOccurred fired)
         self.crons = SessionCrons(self._on_cron, config.clock)
         self.worktrees = Worktrees(self.hooks)
         self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
@@ -460,7 +461,9 @@ class ChatSession:
         with anyio.move_on_after(5):
             await self.wait_idle()
         self.conversation.begin_turn()
-        payload = p.SessionEndInput(**self.hooks.common(), reason=self.end_reason)
+        payload = p.SessionEndInput(
+            **self.hooks.common(), reason=self.end_reason, failed=self.errored
+        )
         await self.hooks.fire(payload, meta=False)
         self.conversation.save()
 
@@ -492,6 +495,7 @@ class ChatSession:
     async def _run_turn(self, item: Item) -> None:
         self.conversation.begin_turn()
         self.turn_error = None
+        self.errored = False
         try:
             if item.kind == "prompt":
                 await self._prompt_turn(item.text)
@@ -508,6 +512,7 @@ class ChatSession:
             await self._error_occurred(err, "system")
 
     async def _error_occurred(self, err: Exception, where: Literal["model_call", "system"]) -> None:
+        self.errored = True
         info = p.ErrorInfo(message=str(err), name=type(err).__name__)
         payload = p.ErrorOccurredInput(
             **self.hooks.common(), error=info, error_context=where, recoverable=True

@@ -27,6 +27,8 @@ from wavehost.hooks.runner import HookRun
 log = logging.getLogger(__name__)
 
 Doc = dict[str, Any]
+# An `ask` with nobody to ask (Copilot under `-p`; wavehost's headless `chat -p`)
+UNASKED = "Denied by preToolUse hook (unable to ask user for confirmation)"
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class _Builder:
     logs: list[str] = field(default_factory=list)
     decision: PermissionDecision | None = None
     reason: str | None = None
+    unasked: str | None = None
     updated: dict[str, Any] | None = None
     tool_result: str | None = None
     prompt: str | None = None
@@ -161,6 +164,7 @@ class _Builder:
             notices=self.notices,
             permission_decision=self.decision,
             permission_reason=self.reason,
+            unasked_refusal=self.unasked,
             updated_input=self.updated,
             tool_result=self.tool_result,
             prompt=self.prompt,
@@ -276,6 +280,7 @@ def _pre_tool_use(out: _Builder, run: HookRun, doc: Doc | None, contexts: list[s
         return True
     if decision == "ask":
         out.decision, out.reason = "ask", reason
+        out.unasked = f"{UNASKED}: {reason or 'No reason provided'}"
     elif decision == "allow" and out.decision is None:
         out.decision, out.reason = "allow", reason
     args = modified_args(run)

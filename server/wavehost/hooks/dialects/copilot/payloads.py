@@ -59,7 +59,8 @@ def render(key: str, payload: p.HookInput) -> Doc:
             source = SESSION_SOURCES.get(payload.source, payload.source)
             return {**base, "source": source}
         case p.SessionEndInput():
-            return {**base, "reason": END_REASONS.get(payload.reason, _reason(payload.reason))}
+            reason = "error" if payload.failed else _reason(payload.reason)
+            return {**base, "reason": END_REASONS.get(payload.reason, reason)}
         case p.UserPromptSubmitInput():
             return {**base, "prompt": payload.prompt}
         case p.UserPromptTransformedInput():
