@@ -229,6 +229,67 @@ async def test_tool_confirmation_does_not_run_when_nobody_would_be_asked(
     assert not seen.exists()
 
 
+@pytest.mark.parametrize(
+    ("command", "pattern", "reason"),
+    [
+        ("rm -rf /tmp/test", "rm ", "Delete files or directories (rm, rm -rf, etc.)"),
+        ("git push --force", "git push --force", "Force push to remote repository"),
+        ("cd src && GIT push origin main --force", "git push*--force", None),
+        ("ls; dd if=/dev/zero of=disk.img", "dd ", None),
+    ],
+)
+async def test_tool_confirmation_says_which_sensitive_pattern_a_command_matched(
+    chat: ChatRunner, project: Path, command: str, pattern: str, reason: str | None
+) -> None:
+    """Seed 004's toolConfirmation context: `isSensitive` with `matchedPattern` and
+    `matchedReason` (the seed's words for its two examples)."""
+    seen = project / "confirm.jsonl"
+    reject = """cat > /dev/null; echo '{"result": "reject"}'"""
+    snow_project(project, "toolConfirmation", rule(action(record(seen)), action(reject)))
+    await chat([turn("", bash_call(command)), turn("ok")], "go", mode="default", ask=never_asked)
+
+    [payload] = lines(seen)
+    assert list(payload) == [
+        "toolName", "args", "isSensitive", "matchedPattern", "matchedReason", "platform", "cwd"
+    ]  # fmt: skip
+    assert (payload["isSensitive"], payload["matchedPattern"]) == (True, pattern)
+    if reason is not None:
+        assert payload["matchedReason"] == reason
+    assert isinstance(payload["matchedReason"], str) and payload["matchedReason"]
+
+
+@pytest.mark.parametrize("command", ["echo rm -rf", "git push origin main", "grep -r rmdir ."])
+async def test_tool_confirmation_is_not_sensitive_for_ordinary_commands(
+    chat: ChatRunner, project: Path, command: str
+) -> None:
+    seen = project / "confirm.jsonl"
+    snow_project(project, "toolConfirmation", rule(action(record(seen)), action("echo approve")))
+    await chat([turn("", bash_call(command)), turn("ok")], "go", mode="default", ask=never_asked)
+
+    [payload] = lines(seen)
+    assert payload["isSensitive"] is False
+    assert "matchedPattern" not in payload and "matchedReason" not in payload
+
+
+async def test_a_sensitive_command_is_confirmed_even_when_the_mode_would_not_ask(
+    chat: ChatRunner, project: Path
+) -> None:
+    """Snow confirms sensitive commands in YOLO mode too: toolConfirmation runs (and may
+    reject) under bypassPermissions, for the sensitive command only."""
+    seen, victim = project / "confirm.jsonl", project / "victim.txt"
+    victim.write_text("keep me")
+    reject = """cat > /dev/null; echo '{"result": "reject_with_reply", "reason": "not here"}'"""
+    snow_project(project, "toolConfirmation", rule(action(record(seen)), action(reject)))
+    calls = [turn("", bash_call("echo hi")), turn("", bash_call(f"rm {victim}")), turn("ok")]
+    result = await chat(calls, "go", mode="bypassPermissions")
+
+    assert [payload["args"] for payload in lines(seen)] == [f'{{"command":"rm {victim}"}}']
+    assert victim.read_text() == "keep me"
+    echo, rm = tools(result.messages)
+    assert (echo.status, rm.status) == ("success", "error")
+    assert "not here" in (rm.error or "")
+
+
 QUESTION = {
     "questions": [
         {

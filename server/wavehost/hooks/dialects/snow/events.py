@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event
+from wavehost.hooks.dialects.snow.sensitive import sensitive_call
 from wavehost.hooks.dialects.vocabulary import Args, ToolName, Vocabulary
 
 TYPES: dict[str, Event] = {
@@ -24,8 +25,11 @@ SESSION_TYPES = CONTEXT_TYPES  # their stdin carries the session metadata
 
 
 def _asking(payload: p.HookInput) -> bool:
-    """toolConfirmation: only when a confirmation would be shown."""
-    return isinstance(payload, p.PermissionRequestInput) and payload.asking
+    """toolConfirmation: only when a confirmation would be shown, and for a sensitive command
+    even when the permission mode would not ask (Snow confirms those in YOLO mode too)."""
+    if not isinstance(payload, p.PermissionRequestInput):
+        return False
+    return payload.asking or sensitive_call(payload) is not None
 
 
 def _not_compaction(payload: p.HookInput) -> bool:

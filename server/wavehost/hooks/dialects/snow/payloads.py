@@ -12,6 +12,7 @@ from typing import Any
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.dialects.snow.events import TOOLS
+from wavehost.hooks.dialects.snow.sensitive import sensitive_call
 
 Doc = dict[str, Any]
 PLATFORM = "snow"
@@ -50,11 +51,15 @@ def context(payload: p.HookInput) -> Doc:
             }
         case p.PermissionRequestInput():
             args = TOOLS.args(payload.tool_name, payload.tool_input)
-            return {
+            found = sensitive_call(payload)
+            ctx: Doc = {
                 "toolName": TOOLS.name(payload.tool_name),
                 "args": json.dumps(args, ensure_ascii=False, separators=(",", ":")),
-                "isSensitive": False,
+                "isSensitive": found is not None,
             }
+            if found is not None:
+                ctx |= {"matchedPattern": found.pattern, "matchedReason": found.reason}
+            return ctx
         case p.PostToolUseInput():
             failed = isinstance(payload.tool_response, dict) and (
                 payload.tool_response.get("success") is False
