@@ -2,6 +2,8 @@
 fake model server. Each type's exit codes (0 / 1 / 2+), the injection protocol, the one-shot
 session buffer, auto-confirmation, the askuser auto-answer and prompt actions (seed 004)."""
 
+import hashlib
+import json
 from pathlib import Path
 
 import anyio
@@ -12,6 +14,7 @@ from tests.dialects.conftest import envs, lines, record
 from tests.processes import TIMEOUT
 from tests.session.chat import ChatRunner, notices, tools, turn, users
 from tests.session.test_copilot_chat import tool_results, user_texts, write_call
+from wavehost import paths
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.tools.ask import QuestionPrompt
 
@@ -176,6 +179,34 @@ async def test_on_session_start_context_goes_once_before_the_next_message(
     assert (payload["messageCount"], payload["isResume"], payload["messages"]) == (0, False, [])
     assert user_texts(result.llm.requests[0]) == ["SSS-CTX\n\nUMS-CTX\n\nfirst"]
     assert user_texts(result.llm.requests[1])[-1] == "UMS-CTX\n\nsecond"  # the buffer is spent
+
+
+@pytest.mark.parametrize(("value", "logged"), [("1", True), ("On", True), ("0", False)])
+async def test_snow_debug_hooks_logs_each_injection_of_a_chat(
+    chat: ChatRunner, project: Path, monkeypatch: pytest.MonkeyPatch, value: str, logged: bool
+) -> None:
+    """Seed 004 "可观测性": with SNOW_DEBUG_HOOKS on, every injection of the session appends a
+    JSON summary to `.snow/log/hooks-inject.txt`; off, nothing is written."""
+    monkeypatch.setenv("SNOW_DEBUG_HOOKS", value)
+    start = """cat > /dev/null; echo '{"additionalContext": "SSS-CTX"}'"""
+    snow_project(project, "onSessionStart", rule(action(start)))
+    snow_project(project, "onUserMessage", rule({"type": "context", "content": "BREADCRUMB",
+                                                 "enabled": True}))  # fmt: skip
+    result = await chat([turn("one")], "first")
+
+    assert user_texts(result.llm.requests[0]) == ["SSS-CTX\n\nBREADCRUMB\n\nfirst"]
+    log = paths.snow_inject_log(project)
+    if not logged:
+        assert not log.exists()
+        return
+    entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [(e["hookType"], e["length"]) for e in entries] == [
+        ("onSessionStart", len("SSS-CTX")),
+        ("onUserMessage", len("BREADCRUMB")),
+    ]
+    assert entries[1]["hash"] == hashlib.sha256(b"BREADCRUMB").hexdigest()[:12]
+    assert {e["sessionId"] for e in entries} == {result.session.id}
+    assert all(e["envHasSnowSessionId"] and e["envHasTrellisContextId"] for e in entries)
 
 
 async def never_asked(prompt: PermissionPrompt) -> PermissionAnswer:
