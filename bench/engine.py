@@ -9,7 +9,7 @@
    and Snow's hooks of one event run one after another (their tools' semantics), so the floor
    there is the longest chain of bare spawns, printed beside it.
 
-Run: .venv/bin/python bench/engine.py [--rounds N]
+Run: .venv/bin/python bench/engine.py [--rounds N] [--mixed]
 """
 
 import argparse
@@ -231,9 +231,12 @@ async def mixed(root: Path, rounds: int) -> None:
     )
 
 
-async def main(rounds: int) -> None:
+async def main(rounds: int, only_mixed: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
+        if only_mixed:
+            await mixed(project, rounds)
+            return
         cold, warm = await dispatch_overhead(project, max(5, rounds // 10))
         print("dispatch, 1,000 hooks configured, none matching (target < 50 µs/event)")
         print(f"  cold (index lookup computed): {cold:8.2f} µs/event (median)")
@@ -267,4 +270,6 @@ async def main(rounds: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60)
-    anyio.run(main, parser.parse_args().rounds)
+    parser.add_argument("--mixed", action="store_true", help="only case 4 (mixed dialects)")
+    arguments = parser.parse_args()
+    anyio.run(main, arguments.rounds, arguments.mixed)

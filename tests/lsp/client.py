@@ -52,6 +52,7 @@ class ChatView:
     running_hooks: list[str] = field(default_factory=list)
     queued_texts: list[str] = field(default_factory=list)
     questions: list[dict[str, Any]] = field(default_factory=list)  # pending permission questions
+    asked: list[dict[str, Any]] = field(default_factory=list)  # the model's pending questions
     turns: int = 0  # running → idle transitions seen
     notifications: list[dict[str, Any]] = field(default_factory=list)
 
@@ -72,12 +73,22 @@ class ChatView:
         self.running_hooks = update["runningHooks"]
         self.queued_texts = update["queuedTexts"]
         self.questions = update["pendingPermissions"]
+        self.asked = update["pendingQuestions"]
 
     def blocks(self, kind: str) -> list[dict[str, Any]]:
         return [
             b for m in self.messages if m["role"] == "assistant" for b in m["blocks"]
             if b["type"] == kind
         ]  # fmt: skip
+
+
+async def _held(params: Any, withdrawn: list[dict[str, Any]]) -> None:
+    """A request left unanswered until the server cancels it ($/cancelRequest)."""
+    try:
+        await asyncio.Event().wait()
+    except asyncio.CancelledError:
+        withdrawn.append(params)
+        raise
 
 
 class HostClient(LanguageClient):
@@ -99,9 +110,11 @@ class HostClient(LanguageClient):
         self.permission_requests: list[dict[str, Any]] = []
         self.permission_withdrawn: list[dict[str, Any]] = []  # questions the server took back
         self.permission_asked = asyncio.Event()
-        # answers to wave/chat/askQuestion ({answers}), in order; the questions are kept
+        # answers to wave/chat/askQuestion ({answers}; None: held unanswered until withdrawn),
+        # in order; the questions are kept
         self.question_answers: list[Any] = []
         self.question_requests: list[dict[str, Any]] = []
+        self.question_withdrawn: list[dict[str, Any]] = []
 
         @self.feature(types.WINDOW_LOG_MESSAGE)
         def logged(params: types.LogMessageParams) -> None:
@@ -129,18 +142,17 @@ class HostClient(LanguageClient):
             self.permission_requests.append(params)
             self.permission_asked.set()
             answer = self.permission_answers.pop(0) if self.permission_answers else None
-            if answer is None:  # unanswered until the server cancels the request
-                try:
-                    await asyncio.Event().wait()
-                except asyncio.CancelledError:  # $/cancelRequest
-                    self.permission_withdrawn.append(params)
-                    raise
+            if answer is None:
+                await _held(params, self.permission_withdrawn)
             return answer
 
         @self.feature(table.CHAT_ASK_QUESTION.name)
         async def ask_question(params: Any) -> Any:
             self.question_requests.append(params)
-            return self.question_answers.pop(0) if self.question_answers else {"answers": {}}
+            answer = self.question_answers.pop(0) if self.question_answers else {"answers": {}}
+            if answer is None:
+                await _held(params, self.question_withdrawn)
+            return answer
 
     def chat(self, session_id: str) -> ChatView:
         return self.chats.setdefault(session_id, ChatView())
@@ -160,6 +172,7 @@ class HostClient(LanguageClient):
         view.messages = list(result["messages"])
         view.status, view.queued = result["status"], result["queued"]
         view.queued_texts, view.questions = result["queuedTexts"], result["pendingPermissions"]
+        view.asked = result["pendingQuestions"]
         return result
 
     async def send_chat(self, session_id: str, text: str) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The session lifecycle over the protocol: sessions outlive the pages that show them.
 
 Re-attaching by id gives a full snapshot (messages, queue, running hooks, pending questions);
-permission questions are session state, answerable by any client of the session; opens of one id
+permission questions and the model's questions are session state, answerable by any client of
+the session; opens of one id
 share one session, even when the first request gave up waiting.
 """
 
@@ -81,6 +82,73 @@ async def test_cancel_withdraws_the_question_from_the_session(workspace: Workspa
     assert late == {"answered": False}
     assert client.permission_withdrawn == [question]
     assert not target.exists()
+
+
+QUESTION = {
+    "question": "Which database?",
+    "header": "DB",
+    "options": [{"label": "SQLite", "description": ""}, {"label": "Postgres", "description": ""}],
+    "multiSelect": False,
+}
+
+
+async def test_a_pending_ask_user_question_is_in_the_snapshot_and_answerable_from_there(
+    workspace: Workspace,
+) -> None:
+    script(workspace, reply("", ("AskUserQuestion", {"questions": [QUESTION]})), reply("done"))
+    session_id = str(uuid.uuid4())
+    async with running_server(workspace) as client:
+        client.question_answers.append(None)  # the first page never answers (it went away)
+        await client.open_chat(sessionId=session_id, create=True)
+        await client.send_chat(session_id, "set it up")
+        listed = await client.chat_until(session_id, lambda v: bool(v.asked))
+        [pending] = listed.asked
+        reattached = await client.open_chat(sessionId=session_id, create=True)  # a new page
+        answer = {
+            "sessionId": session_id,
+            "questionId": pending["questionId"],
+            "answers": {"Which database?": "Postgres"},
+        }
+        answered = await client.call(table.CHAT_ANSWER_QUESTION.name, answer)
+        view = await client.chat_until(session_id, lambda v: v.turns == 1)
+        again = await client.call(table.CHAT_ANSWER_QUESTION.name, answer)
+        await until(lambda: bool(client.question_withdrawn))
+
+    assert client.question_requests == [pending]  # asked once, through the request
+    assert reattached["pendingQuestions"] == [pending]
+    assert pending["questions"] == [QUESTION]
+    assert answered == {"answered": True}
+    assert again == {"answered": False}  # the first answer won
+    assert client.question_withdrawn == [pending]  # the unanswered request was taken back
+    assert view.asked == []
+    [tool] = view.blocks("tool")
+    assert (tool["status"], tool["result"]) == (
+        "success",
+        'User has answered your questions: "Which database?"="Postgres". '
+        "You can now continue with the user's answers in mind.",
+    )
+
+
+async def test_cancel_withdraws_the_models_question_from_the_session(
+    workspace: Workspace,
+) -> None:
+    script(workspace, reply("", ("AskUserQuestion", {"questions": [QUESTION]})), reply("unused"))
+    async with running_server(workspace) as client:
+        client.question_answers.append(None)
+        session_id = (await client.open_chat())["sessionId"]
+        await client.send_chat(session_id, "set it up")
+        [pending] = (await client.chat_until(session_id, lambda v: bool(v.asked))).asked
+        await client.call(table.CHAT_CANCEL.name, {"sessionId": session_id})
+        view = await client.chat_until(session_id, lambda v: v.turns == 1 and not v.asked)
+        snapshot = await client.open_chat(sessionId=session_id)
+        late = await client.call(
+            table.CHAT_ANSWER_QUESTION.name,
+            {"sessionId": session_id, "questionId": pending["questionId"], "answers": {}},
+        )
+
+    assert snapshot["pendingQuestions"] == []
+    assert late == {"answered": False}
+    assert view.blocks("tool")[0]["status"] == "cancelled"
 
 
 async def test_concurrent_opens_of_one_id_yield_one_session(workspace: Workspace) -> None:

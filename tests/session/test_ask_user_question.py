@@ -4,7 +4,10 @@ tells the model to go on by itself."""
 
 from pathlib import Path
 
+import anyio
+
 from tests.hooks_doc import hooks_for
+from tests.processes import TIMEOUT, until
 from tests.session.chat import ChatRunner, tools, turn
 from tests.session.test_copilot_chat import tool_results
 from tests.session.test_snow_chat import QUESTION
@@ -49,6 +52,34 @@ async def test_a_dismissed_question_tells_the_model_it_was_not_answered(chat: Ch
     [block] = tools(result.messages)
     assert block.status == "error"
     assert "did not answer" in (block.error or "")
+
+
+async def test_a_question_the_client_failed_to_answer_stays_open_for_any_page(
+    chat: ChatRunner,
+) -> None:
+    """Session state, like a permission question: the page that was asked went away (its
+    request failed); the question is listed until a re-attached page answers it."""
+
+    async def page_gone(prompt: QuestionPrompt) -> dict[str, str] | None:
+        raise ConnectionError("the page was closed")
+
+    turns = [turn("", ("AskUserQuestion", QUESTION)), turn("ok")]
+    async with chat.open(turns, config={"ask_question": page_gone}) as opened:
+        session = opened.session
+        session.send("deploy")
+        await until(lambda: bool(session.pending_asks))
+        [prompt] = session.pending_asks
+        assert not session.answer_question("question-unknown", {"x": "y"})
+        assert session.answer_question(prompt.question_id, {prompt.questions[0].question: "Docker"})
+        assert not session.answer_question(prompt.question_id, None)  # the first answer won
+        with anyio.fail_after(TIMEOUT):
+            await session.wait_idle()
+
+    assert session.pending_asks == ()
+    assert tool_results(opened.llm.requests[1]) == [
+        'User has answered your questions: "您希望使用哪种部署方式？"="Docker". '
+        "You can now continue with the user's answers in mind."
+    ]
 
 
 async def test_headless_nobody_can_answer_and_the_model_is_told_to_decide(

@@ -286,7 +286,8 @@ async def test_tool_confirmation_says_which_sensitive_pattern_a_command_matched(
     assert (payload["isSensitive"], payload["matchedPattern"]) == (True, pattern)
     if reason is not None:
         assert payload["matchedReason"] == reason
-    assert isinstance(payload["matchedReason"], str) and payload["matchedReason"]
+    assert isinstance(payload["matchedReason"], str)
+    assert payload["matchedReason"]
 
 
 @pytest.mark.parametrize("command", ["echo rm -rf", "git push origin main", "grep -r rmdir ."])
@@ -299,7 +300,8 @@ async def test_tool_confirmation_is_not_sensitive_for_ordinary_commands(
 
     [payload] = lines(seen)
     assert payload["isSensitive"] is False
-    assert "matchedPattern" not in payload and "matchedReason" not in payload
+    assert "matchedPattern" not in payload
+    assert "matchedReason" not in payload
 
 
 async def test_a_sensitive_command_is_confirmed_even_when_the_mode_would_not_ask(

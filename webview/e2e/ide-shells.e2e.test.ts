@@ -118,6 +118,7 @@ function opened(messages: unknown[]) {
     queuedTexts: [],
     runningHooks: [],
     pendingPermissions: [],
+    pendingQuestions: [],
     permissionMode: "default",
     provider: "scripted",
     model: "scripted",
@@ -126,7 +127,7 @@ function opened(messages: unknown[]) {
 }
 
 function updated(over: Record<string, unknown>) {
-  const state = { status: "running", queued: 0, queuedTexts: [], runningHooks: [], pendingPermissions: [] };
+  const state = { status: "running", queued: 0, queuedTexts: [], runningHooks: [], pendingPermissions: [], pendingQuestions: [] };
   const params = { sessionId: SESSION, deltas: [], ...state, ...over };
   return { kind: "notification", method: "wave/chat/updated", params };
 }

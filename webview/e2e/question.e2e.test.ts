@@ -2,7 +2,7 @@
  * Questions in the chat panel, end to end in browser mode (real Chromium, `wavehost web`, the
  * scripted provider, real hook processes): the model's AskUserQuestion is a card with its choices,
  * and a Snow `onStop` prompt action is a card asking for the user's words, whose answer is the
- * next message.
+ * next message. A question is session state: a reloaded page gets it back and answers it.
  */
 
 import { join } from "node:path";
@@ -75,6 +75,44 @@ describe("questions in the chat panel", () => {
     await expect.poll(() => panel.locator(".notice[data-level=info]").allInnerTexts()).toEqual([
       expect.stringContaining("还要做什么？"),
     ]);
+    expect(problems).toEqual([]);
+  });
+
+  it("a page reloaded while the model's question is open gets the card back; answering it there continues the turn", async () => {
+    const ws = e2e.workspace();
+    const turns = [
+      { text: "先问一下。", tool_calls: [{ name: "AskUserQuestion", input: { questions: [QUESTION] } }] },
+      { text: "好，用 Kubernetes。" },
+    ];
+    const script = ws.write(join(ws.root, "turns.json"), { turns });
+    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 900 } });
+    const problems = collectProblems(page);
+    await page.goto(`${server.url}&view=chat`);
+    const panel = page.locator("wave-chat-panel");
+    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    await panel.locator("textarea").fill("部署一下");
+    await panel.locator("textarea").press("Enter");
+    await expect.poll(() => panel.getByTestId("question").count(), { timeout: 30_000 }).toBe(1);
+    const sessionId = await panel.getAttribute("data-session-id");
+
+    await page.reload(); // the shell destroys the page and makes it again (same tab, same state)
+    const again = page.locator("wave-chat-panel");
+    const card = again.getByTestId("question");
+    await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);
+    expect(await again.getAttribute("data-session-id")).toBe(sessionId);
+    expect(await card.innerText()).toContain("用哪种部署方式？");
+    expect(await again.locator("[data-role=user]").innerText()).toContain("部署一下"); // the snapshot
+    await page.screenshot({ path: join(SCREENSHOTS, "chat-question-after-reload.png"), fullPage: true });
+
+    await card.locator("input[value=Kubernetes]").check();
+    await card.locator("[data-action=answer]").click();
+    await expect.poll(() => again.locator(".log").innerText(), { timeout: 30_000 }).toContain("好，用 Kubernetes。");
+    expect(await card.count()).toBe(0);
+    const tool = again.locator(".tool[data-tool=AskUserQuestion]");
+    expect(await tool.getAttribute("data-status")).toBe("success");
+    await tool.locator("details summary").last().click();
+    expect(await tool.innerText()).toContain('"用哪种部署方式？"="Kubernetes"');
     expect(problems).toEqual([]);
   });
 });

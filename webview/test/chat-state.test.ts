@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 
-import { answered, apply, asked, attaching, opened, visibleMessages } from "../src/chat/state";
+import {
+  answered,
+  apply,
+  asked,
+  attaching,
+  opened,
+  questionAnswered,
+  questionAsked,
+  visibleMessages,
+} from "../src/chat/state";
 import type { ChatOpenResult, ChatUpdatedParams } from "../src/protocol/chat";
 import type { AssistantMessage, UserMessage } from "../src/protocol/generated";
 
@@ -28,6 +37,7 @@ function openResult(messages: (UserMessage | AssistantMessage)[], status: "idle"
     queuedTexts: [],
     runningHooks: [],
     pendingPermissions: [],
+    pendingQuestions: [],
     permissionMode: "default",
     provider: "scripted",
     model: "scripted",
@@ -39,9 +49,14 @@ function question(toolUseId: string) {
   return { sessionId: "s", toolUseId, toolName: "Write", toolInput: {}, mode: "default" as const, reason: null };
 }
 
+function ask(questionId: string) {
+  const options = [{ label: "Docker", description: "" }, { label: "Kubernetes", description: "" }];
+  return { sessionId: "s", questionId, questions: [{ question: "Which?", header: "", options, multiSelect: false }] };
+}
+
 function update(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
   const params = { sessionId: "s", deltas: [], status: "running", queued: 0, queuedTexts: [], runningHooks: [] };
-  return { ...params, pendingPermissions: [], ...over } as ChatUpdatedParams;
+  return { ...params, pendingPermissions: [], pendingQuestions: [], ...over } as ChatUpdatedParams;
 }
 
 describe("chat state", () => {
@@ -117,6 +132,20 @@ describe("chat state", () => {
     expect(s.questions.map((q) => q.toolUseId)).toEqual(["t2"]);
     s = apply(s, update({ pendingPermissions: [] })); // withdrawn (Stop)
     expect(s.questions).toEqual([]);
+  });
+
+  it("keeps the model's questions as session state: from the snapshot, updates, and asked directly", () => {
+    let s = opened({ ...openResult([user("u1", "hi")], "running"), pendingQuestions: [ask("q1")] });
+    expect(s.asked.map((q) => q.questionId)).toEqual(["q1"]); // a re-attached page sees it
+    s = questionAsked(s, ask("q1")); // the request that asked it: still once
+    s = questionAsked(s, { ...ask("q2"), sessionId: "other" }); // another session's: never here
+    expect(s.asked.map((q) => q.questionId)).toEqual(["q1"]);
+    s = questionAnswered(s, "q1");
+    expect(s.asked).toEqual([]);
+    s = apply(s, update({ pendingQuestions: [ask("q3")] }));
+    expect(s.asked.map((q) => q.questionId)).toEqual(["q3"]);
+    s = apply(s, update({ pendingQuestions: [] })); // answered elsewhere, or its turn cancelled
+    expect(s.asked).toEqual([]);
   });
 
   it("takes updates of its own session only, even before the snapshot", () => {

@@ -6,8 +6,9 @@ workspace's project, trust and programmatic hooks (as they are when the session 
 as `wave/chat/updated`; a permission question goes to the client as the
 `wave/chat/requestPermission` request and is session state meanwhile: listed in the snapshot and
 in every update, answerable with `wave/chat/answerPermission`, withdrawn with `$/cancelRequest`.
-A question of the model's (AskUserQuestion) or a hook's prompt action goes to the client as the
-`wave/chat/askQuestion` request, withdrawn the same way when its turn is cancelled.
+A question of the model's (AskUserQuestion) or a hook's prompt action is the same: the
+`wave/chat/askQuestion` request, listed as `pendingQuestions`, answerable with
+`wave/chat/answerQuestion` (a page that re-attached after a reload answers it so).
 
 Opening is by id and idempotent: concurrent opens of one id share one opening, and an opening
 finishes even when the request that started it is cancelled (the page timed out): asking again
@@ -32,6 +33,8 @@ from wavehost.protocol import table
 from wavehost.protocol.chat import (
     ChatAnswerPermissionParams,
     ChatAnswerPermissionResult,
+    ChatAnswerQuestionParams,
+    ChatAnswerQuestionResult,
     ChatAskQuestionParams,
     ChatAskQuestionResult,
     ChatCancelParams,
@@ -92,6 +95,7 @@ class _Outbox:
         self.queued: tuple[str, ...] = ()
         self.running_hooks: tuple[str, ...] = ()
         self.questions: tuple[PermissionPrompt, ...] = ()
+        self.asked: tuple[QuestionPrompt, ...] = ()
         self._deltas: list[MessagePut | MessageRemove] = []
         self._scheduled = False
 
@@ -111,7 +115,7 @@ class _Outbox:
         elif isinstance(update, HooksRunning):
             self.running_hooks = update.status_messages
         elif isinstance(update, QuestionsChanged):
-            self.questions = update.questions
+            self.questions, self.asked = update.questions, update.asked
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
@@ -130,6 +134,7 @@ class _Outbox:
             queued_texts=list(self.queued),
             running_hooks=list(self.running_hooks),
             pending_permissions=[ChatRequestPermissionParams.of(q) for q in self.questions],
+            pending_questions=[ChatAskQuestionParams.of(q) for q in self.asked],
         )
         self._notify(params.to_wire())
 
@@ -153,6 +158,7 @@ class ChatFeature:
                 table.CHAT_COMPACT: self.compact,
                 table.CHAT_CLOSE: self.close,
                 table.CHAT_ANSWER_PERMISSION: self.answer_permission,
+                table.CHAT_ANSWER_QUESTION: self.answer_question,
             },
         )
 
@@ -229,6 +235,7 @@ class ChatFeature:
             pending_permissions=[
                 ChatRequestPermissionParams.of(q) for q in session.pending_questions
             ],
+            pending_questions=[ChatAskQuestionParams.of(q) for q in session.pending_asks],
             permission_mode=session.permission_mode,
             provider=session.provider.name,
             model=session.provider.model,
@@ -329,6 +336,12 @@ class ChatFeature:
         answered = session.answer_permission(request.tool_use_id, answer)
         return dump(ChatAnswerPermissionResult(answered=answered))
 
+    async def answer_question(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatAnswerQuestionParams, params, table.CHAT_ANSWER_QUESTION)
+        session = self._session(request.session_id)
+        answered = session.answer_question(request.question_id, request.answers or None)
+        return dump(ChatAnswerQuestionResult(answered=answered))
+
     # -- server → client --------------------------------------------------------------------
 
     def _notify(self, params: dict[str, Any]) -> None:
@@ -349,7 +362,8 @@ class ChatFeature:
         )
 
     async def _ask_question(self, prompt: QuestionPrompt) -> dict[str, str] | None:
-        """Ask the client the model's questions (or a hook's prompt); None if dismissed."""
+        """Ask the client the model's questions (or a hook's prompt); None if dismissed. A
+        failed or unreadable answer raises: the question stays open in the session."""
         raw = await self._request(
             table.CHAT_ASK_QUESTION.name,
             ChatAskQuestionParams.of(prompt).to_wire(),

@@ -61,6 +61,10 @@ class ChatOpenResult(WireModel):
     pending_permissions: list["ChatRequestPermissionParams"] = Field(
         description="Permission questions waiting for an answer (wave/chat/answerPermission)"
     )
+    pending_questions: list["ChatAskQuestionParams"] = Field(
+        description="The model's questions (AskUserQuestion) and hooks' prompts waiting for the "
+        "user (wave/chat/answerQuestion)"
+    )
     permission_mode: PermissionMode
     provider: str
     model: str
@@ -157,6 +161,9 @@ class ChatUpdatedParams(WireModel):
     pending_permissions: list["ChatRequestPermissionParams"] = Field(
         description="Permission questions waiting for an answer: a question answered, withdrawn "
         "or whose turn ended is no longer listed"
+    )
+    pending_questions: list["ChatAskQuestionParams"] = Field(
+        description="The model's questions and hooks' prompts waiting for the user, likewise"
     )
 
 
@@ -257,6 +264,22 @@ class ChatAskQuestionResult(WireModel):
     answers: dict[str, str] = Field(
         description="The answer to each question, by its text (several choices joined with "
         '", "); empty: the user dismissed the questions'
+    )
+
+
+class ChatAnswerQuestionParams(WireModel):
+    """The answer to a pending question of the model's (as wave/chat/askQuestion's result)."""
+
+    session_id: SessionId
+    question_id: str = Field(min_length=1, description="The question's questionId")
+    answers: dict[str, str] = Field(
+        description="The answer to each question, by its text; empty: the user dismissed them"
+    )
+
+
+class ChatAnswerQuestionResult(WireModel):
+    answered: bool = Field(
+        description="False: no such question is pending (already answered, or withdrawn)"
     )
 
 

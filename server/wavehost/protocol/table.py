@@ -180,6 +180,17 @@ CHAT_ANSWER_PERMISSION = Method(
     "any page attached to it: the first answer wins, the question is withdrawn everywhere.",
     "scoped",
 )
+CHAT_ANSWER_QUESTION = Method(
+    "wave/chat/answerQuestion",
+    "CHAT_ANSWER_QUESTION",
+    "clientToServer",
+    "ChatAnswerQuestionParams",
+    "ChatAnswerQuestionResult",
+    "chat",
+    "Answer (or dismiss) a pending question of the model's or a hook's prompt (from the "
+    "session's snapshot or updates), from any page attached to it: the first answer wins.",
+    "scoped",
+)
 CHAT_UPDATED = Method(
     "wave/chat/updated",
     "CHAT_UPDATED",
@@ -239,6 +250,7 @@ METHODS: tuple[Method, ...] = (
     CHAT_COMPACT,
     CHAT_CLOSE,
     CHAT_ANSWER_PERMISSION,
+    CHAT_ANSWER_QUESTION,
     CHAT_UPDATED,
     CHAT_REQUEST_PERMISSION,
     CHAT_ASK_QUESTION,

@@ -22,7 +22,7 @@ before it joins the history. A failed turn fires ErrorOccurred.
 import logging
 import os
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,12 +53,12 @@ from wavehost.session.messages import (
     history,
     to_model_messages,
 )
+from wavehost.session.pending import A, P, Pending
 from wavehost.session.permissions import (
     PermissionAnswer,
     PermissionAsker,
     PermissionPrompt,
     Permissions,
-    Question,
 )
 from wavehost.session.providers.base import Provider, ProviderError
 from wavehost.session.subagents import Subagents
@@ -104,6 +104,8 @@ class SessionConfig:
     # to answer leaves the question open (any page attached may answer it: `answer_permission`).
     ask_permission: PermissionAsker | None = None
     # How AskUserQuestion (and a hook's prompt action) reaches the client; None: nobody to ask.
+    # Like a permission question, it stays open when the client fails to answer
+    # (`answer_question`).
     ask_question: ask.QuestionRelay | None = None
     listeners: list[UpdateListener] = field(default_factory=list)
     system_prompt: str | None = None
@@ -182,7 +184,8 @@ class ChatSession:
         self.worktrees = Worktrees(self.hooks)
         self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
         self._reported: tuple[SessionStatus, tuple[str, ...]] = ("idle", ())
-        self.questions: dict[str, Question] = {}  # by toolUseId, oldest first
+        self.questions: dict[str, Pending[PermissionPrompt, PermissionAnswer]] = {}  # by toolUseId
+        self.asked: dict[str, Pending[ask.QuestionPrompt, dict[str, str] | None]] = {}  # by id
         self.always_allowed: set[str] = set()  # tools the user said not to ask about again
         self._turn: anyio.CancelScope | None = None  # while a turn runs
         self._idle_wait: anyio.CancelScope | None = None  # while waiting to say idle_prompt
@@ -244,6 +247,17 @@ class ChatSession:
         return question is not None and question.resolve(answer)
 
     @property
+    def pending_asks(self) -> tuple[ask.QuestionPrompt, ...]:
+        """The model's questions (and hooks' prompts) waiting for the user, oldest first."""
+        return tuple(q.prompt for q in self.asked.values())
+
+    def answer_question(self, question_id: str, answers: dict[str, str] | None) -> bool:
+        """Answer (None: dismiss) a pending question of the model's; False if there is none
+        with this id (any more)."""
+        question = self.asked.get(question_id)
+        return question is not None and question.resolve(answers)
+
+    @property
     def running_hooks(self) -> tuple[str, ...]:
         """The statusMessages of the hooks running now."""
         return self.hooks.running
@@ -290,52 +304,43 @@ class ChatSession:
         return ask
 
     async def _ask(self, prompt: PermissionPrompt, relay: PermissionAsker) -> PermissionAnswer:
-        """The question becomes session state until answered (through `relay`, or by any page
-        with `answer_permission`); a cancelled turn withdraws it. Notification hooks hear about
-        it (`permission_prompt`)."""
+        """The question is session state until answered (through `relay`, or by any page with
+        `answer_permission`); a cancelled turn withdraws it. Notification hooks hear about it
+        (`permission_prompt`)."""
         if prompt.tool_name in self.always_allowed:
             return PermissionAnswer(allow=True)
-        question = Question(prompt)
-        self.questions[prompt.tool_use_id] = question
-        self._questions_changed()
         message = PERMISSION_MESSAGE.format(tool=prompt.tool_name)
         self._group.start_soon(self._notification, "permission_prompt", message)
-        try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(self._relay, question, relay)
-                answer = await question.answer()
-                group.cancel_scope.cancel()  # the client's copy of the question is withdrawn
-        finally:
-            del self.questions[prompt.tool_use_id]
-            self._questions_changed()
+        answer = await self._wait(self.questions, prompt.tool_use_id, prompt, relay)
         if answer.allow and answer.always:
             self.always_allowed.add(prompt.tool_name)
         return answer
 
-    async def _relay(self, question: Question, relay: PermissionAsker) -> None:
-        try:
-            answer = await relay(question.prompt)
-        except Exception as err:  # no client answer: any page attached may still answer it
-            log.warning(
-                "%s: the client did not answer (%s); the question stays open",
-                question.prompt.tool_name,
-                err,
-            )
-            return
-        question.resolve(answer)
-
     async def _ask_question(self, questions: list[ask.Question]) -> dict[str, str] | None:
+        """The model's questions (or a hook's prompt): session state like a permission question,
+        answered through the client or by any page with `answer_question`; None: dismissed."""
         relay = self.config.ask_question
         if relay is None:
             return None
         prompt = ask.QuestionPrompt(self.id, f"question-{uuid.uuid4().hex[:12]}", tuple(questions))
-        message = QUESTION_MESSAGE
-        self._group.start_soon(self._notification, "elicitation_dialog", message)
+        self._group.start_soon(self._notification, "elicitation_dialog", QUESTION_MESSAGE)
+        return await self._wait(self.asked, prompt.question_id, prompt, relay)
+
+    async def _wait(
+        self,
+        registry: dict[str, Pending[P, A]],
+        key: str,
+        prompt: P,
+        relay: Callable[[P], Awaitable[A]],
+    ) -> A:
+        pending: Pending[P, A] = Pending(prompt)
+        registry[key] = pending
+        self._questions_changed()
         try:
-            return await relay(prompt)
-        except Exception as err:  # the client failed to answer: the model is told so
-            log.warning("AskUserQuestion: the client did not answer (%s)", err)
-            return None
+            return await pending.ask(relay, key)
+        finally:
+            del registry[key]
+            self._questions_changed()
 
     async def _prompt_action(self, text: str) -> str | None:
         """A hook's prompt action: one question the user answers in words."""
@@ -343,7 +348,7 @@ class ChatSession:
         return next(iter(answers.values()), None) if answers else None
 
     def _questions_changed(self) -> None:
-        self._emit(QuestionsChanged(self.id, self.pending_questions))
+        self._emit(QuestionsChanged(self.id, self.pending_questions, self.pending_asks))
 
     async def _before_model_call(self, actor: Actor) -> None:
         """The main agent's context may need compacting, and news may be waiting for it."""

@@ -9,8 +9,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-import anyio
-
 from wavehost.hooks.outcome import PermissionDecision
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.tools.base import ToolKind
@@ -57,30 +55,6 @@ class PermissionAnswer:
     allow: bool
     message: str | None = None  # the user's words to the model on a refusal
     always: bool = False  # with allow: do not ask about this tool again in this session
-
-
-class Question:
-    """A permission question the session waits on, answered once: by whoever answers first
-    (the client it was asked through, or any page attached to the session)."""
-
-    def __init__(self, prompt: PermissionPrompt) -> None:
-        self.prompt = prompt
-        self._answer: PermissionAnswer | None = None
-        self._answered = anyio.Event()
-
-    def resolve(self, answer: PermissionAnswer) -> bool:
-        """Give the answer; False if it was answered already."""
-        if self._answer is not None:
-            return False
-        self._answer = answer
-        self._answered.set()
-        return True
-
-    async def answer(self) -> PermissionAnswer:
-        await self._answered.wait()
-        if self._answer is None:  # set together with the event
-            raise RuntimeError("a question answered without an answer")
-        return self._answer
 
 
 PermissionAsker = Callable[[PermissionPrompt], Awaitable[PermissionAnswer]]

@@ -10,6 +10,7 @@ from typing import Literal
 
 from wavehost.session.messages import AssistantMessage, UserMessage
 from wavehost.session.permissions import PermissionPrompt
+from wavehost.session.tools.ask import QuestionPrompt
 
 SessionStatus = Literal["idle", "running"]
 
@@ -50,10 +51,12 @@ class HooksRunning:
 
 @dataclass(frozen=True, slots=True)
 class QuestionsChanged:
-    """The permission questions waiting for an answer now (empty: none)."""
+    """The questions waiting for an answer now (empty: none): permission questions, and the
+    model's questions (AskUserQuestion) or hooks' prompts."""
 
     session_id: str
     questions: tuple[PermissionPrompt, ...]
+    asked: tuple[QuestionPrompt, ...] = ()
 
 
 SessionUpdate = MessageChanged | MessageRemoved | StatusChanged | HooksRunning | QuestionsChanged

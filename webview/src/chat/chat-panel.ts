@@ -21,7 +21,18 @@ import { plainReason } from "../settings/model";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { renderMarkdown } from "./markdown";
-import { type ChatState, EMPTY, answered, apply, asked, attaching, opened, visibleMessages } from "./state";
+import {
+  type ChatState,
+  EMPTY,
+  answered,
+  apply,
+  asked,
+  attaching,
+  opened,
+  questionAnswered,
+  questionAsked,
+  visibleMessages,
+} from "./state";
 
 /** Compaction calls the model: it may take far longer than an ordinary request. */
 const COMPACT_TIMEOUT_MS = 10 * 60_000;
@@ -56,7 +67,8 @@ function sessionFromShell(): string | null {
  * getting the whole session back (pending permission questions included). A question is answered
  * through the request that asked it when this page holds it, else with wave/chat/answerPermission.
  * The model's questions (AskUserQuestion) and a hook's prompt action come as wave/chat/askQuestion:
- * a question card with the choices (or a text field), answered by responding to that request.
+ * a question card with the choices (or a text field). They are session state too (the snapshot's
+ * pendingQuestions): answered by responding to that request, else with wave/chat/answerQuestion.
  */
 @customElement("wave-chat-panel")
 export class WaveChatPanel extends LitElement {
@@ -262,8 +274,6 @@ export class WaveChatPanel extends LitElement {
   @state() private unavailable: string | null = null;
   @state() private error: string | null = null;
   @state() private compacting = false;
-  /** The questions asked of this page (wave/chat/askQuestion), oldest first. */
-  @state() private asking: ChatAskQuestionParams[] = [];
   @query("textarea") private input!: HTMLTextAreaElement;
   @query(".log") private log!: HTMLElement;
 
@@ -271,7 +281,8 @@ export class WaveChatPanel extends LitElement {
   private unsubscribe: (() => void) | null = null;
   /** Questions the shell asked this page directly, by toolUseId: answered by responding. */
   private readonly held = new Map<string, (result: ChatRequestPermissionResult) => void>();
-  /** How to answer each question card, by questionId. */
+  /** Questions of the model's the shell asked this page directly, by questionId: answered by
+   * responding (the others, e.g. after a reload, with wave/chat/answerQuestion). */
   private readonly questionReplies = new Map<string, (result: ChatAskQuestionResult) => void>();
 
   override connectedCallback(): void {
@@ -348,14 +359,14 @@ export class WaveChatPanel extends LitElement {
   }
 
   private questionAsked(params: ChatAskQuestionParams, signal: AbortSignal): Promise<ChatAskQuestionResult> {
-    this.asking = [...this.asking, params];
+    this.chat = questionAsked(this.chat, params);
     return new Promise((resolve, reject) => {
-      const done = () => {
+      this.questionReplies.set(params.questionId, resolve);
+      signal.addEventListener("abort", () => {
+        // Withdrawn (answered elsewhere, or its turn ended): the update removes it from view.
         this.questionReplies.delete(params.questionId);
-        this.asking = this.asking.filter((q) => q.questionId !== params.questionId);
-      };
-      this.questionReplies.set(params.questionId, (result) => (done(), resolve(result)));
-      signal.addEventListener("abort", () => (done(), reject(new Error("withdrawn"))));
+        reject(new Error("withdrawn"));
+      });
     });
   }
 
@@ -372,7 +383,26 @@ export class WaveChatPanel extends LitElement {
         if (answer) answers[q.question] = answer;
       });
     }
-    this.questionReplies.get(params.questionId)?.({ answers });
+    void this.answerQuestion(params, { answers });
+  }
+
+  private async answerQuestion(params: ChatAskQuestionParams, result: ChatAskQuestionResult): Promise<void> {
+    this.chat = questionAnswered(this.chat, params.questionId);
+    const respond = this.questionReplies.get(params.questionId);
+    if (respond) {
+      this.questionReplies.delete(params.questionId);
+      respond(result);
+      return;
+    }
+    try {
+      await this.rpc.request(METHODS.CHAT_ANSWER_QUESTION, {
+        sessionId: params.sessionId,
+        questionId: params.questionId,
+        answers: result.answers,
+      });
+    } catch (err) {
+      this.error = plainReason(err);
+    }
   }
 
   private async answer(question: ChatRequestPermissionParams, result: ChatRequestPermissionResult): Promise<void> {
@@ -481,7 +511,7 @@ export class WaveChatPanel extends LitElement {
           </div>`
         : nothing}
       ${this.chat.questions.map((q) => this.renderPermission(q))}
-      ${this.asking.map((q) => this.renderQuestion(q))}
+      ${this.chat.asked.map((q) => this.renderQuestion(q))}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
         <textarea

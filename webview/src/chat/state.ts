@@ -1,10 +1,12 @@
 /**
  * The chat panel's state: the session's, as the server reports it — the snapshot `wave/chat/open`
  * answers, then the updates after it. Nothing lives only in the page: a re-created page that
- * re-attaches gets all of it back (messages, queue, running hooks, pending questions). Pure.
+ * re-attaches gets all of it back (messages, queue, running hooks, pending questions of both
+ * kinds). Pure.
  */
 
 import type {
+  ChatAskQuestionParams,
   ChatMessage,
   ChatOpenResult,
   ChatRequestPermissionParams,
@@ -24,6 +26,8 @@ export interface ChatState {
   runningHooks: string[];
   /** Permission questions waiting for an answer. */
   questions: ChatRequestPermissionParams[];
+  /** The model's questions (AskUserQuestion) and hooks' prompts waiting for the user. */
+  asked: ChatAskQuestionParams[];
 }
 
 export const EMPTY: ChatState = {
@@ -34,6 +38,7 @@ export const EMPTY: ChatState = {
   queuedTexts: [],
   runningHooks: [],
   questions: [],
+  asked: [],
 };
 
 /** Before the snapshot arrives: the session's updates are taken, the snapshot replaces them. */
@@ -50,6 +55,7 @@ export function opened(result: ChatOpenResult): ChatState {
     queuedTexts: result.queuedTexts.slice(),
     runningHooks: result.runningHooks.slice(),
     questions: result.pendingPermissions.slice(),
+    asked: result.pendingQuestions.slice(),
   };
 }
 
@@ -73,6 +79,7 @@ export function apply(state: ChatState, update: ChatUpdatedParams): ChatState {
     queuedTexts: update.queuedTexts.slice(),
     runningHooks: update.runningHooks.slice(),
     questions: update.pendingPermissions.slice(),
+    asked: update.pendingQuestions.slice(),
   };
 }
 
@@ -86,6 +93,18 @@ export function asked(state: ChatState, question: ChatRequestPermissionParams): 
 /** A question this page answered: gone here at once (the server's update confirms it). */
 export function answered(state: ChatState, toolUseId: string): ChatState {
   return { ...state, questions: state.questions.filter((q) => q.toolUseId !== toolUseId) };
+}
+
+/** A question of the model's the page was asked directly (before or after the update listing it). */
+export function questionAsked(state: ChatState, question: ChatAskQuestionParams): ChatState {
+  if (question.sessionId !== state.sessionId) return state;
+  if (state.asked.some((q) => q.questionId === question.questionId)) return state;
+  return { ...state, asked: [...state.asked, question] };
+}
+
+/** A question of the model's this page answered: gone here at once. */
+export function questionAnswered(state: ChatState, questionId: string): ChatState {
+  return { ...state, asked: state.asked.filter((q) => q.questionId !== questionId) };
 }
 
 /** What the conversation shows: isMeta user messages are for the model only, except that a

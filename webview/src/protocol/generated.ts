@@ -95,6 +95,38 @@ export interface ChatAnswerPermissionResult {
   answered: boolean;
 }
 /**
+ * The answer to a pending question of the model's (as wave/chat/askQuestion's result).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatAnswerQuestionParams".
+ */
+export interface ChatAnswerQuestionParams {
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+  /**
+   * The question's questionId
+   */
+  questionId: string;
+  /**
+   * The answer to each question, by its text; empty: the user dismissed them
+   */
+  answers: {
+    [k: string]: string | undefined;
+  };
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatAnswerQuestionResult".
+ */
+export interface ChatAnswerQuestionResult {
+  /**
+   * False: no such question is pending (already answered, or withdrawn)
+   */
+  answered: boolean;
+}
+/**
  * Server→client: the model asks the user (the AskUserQuestion tool), or a hook's prompt
  * action pauses the reply for the user's words. Withdrawn with $/cancelRequest when the turn
  * is cancelled.
@@ -274,6 +306,10 @@ export interface ChatOpenResult {
    * Permission questions waiting for an answer (wave/chat/answerPermission)
    */
   pendingPermissions: ChatRequestPermissionParams[];
+  /**
+   * The model's questions (AskUserQuestion) and hooks' prompts waiting for the user (wave/chat/answerQuestion)
+   */
+  pendingQuestions: ChatAskQuestionParams[];
   permissionMode: "default" | "acceptEdits" | "plan" | "auto" | "dontAsk" | "bypassPermissions";
   provider: string;
   model: string;
@@ -383,6 +419,10 @@ export interface ChatUpdatedParams {
    * Permission questions waiting for an answer: a question answered, withdrawn or whose turn ended is no longer listed
    */
   pendingPermissions: ChatRequestPermissionParams[];
+  /**
+   * The model's questions and hooks' prompts waiting for the user, likewise
+   */
+  pendingQuestions: ChatAskQuestionParams[];
 }
 /**
  * The message at `index` is this one now: a new message when `index` is the length of the
@@ -739,6 +779,8 @@ export const METHODS = {
   CHAT_CLOSE: "wave/chat/close",
   /** Answer a pending permission question of the session (from its snapshot or updates), from any page attached to it: the first answer wins, the question is withdrawn everywhere. */
   CHAT_ANSWER_PERMISSION: "wave/chat/answerPermission",
+  /** Answer (or dismiss) a pending question of the model's or a hook's prompt (from the session's snapshot or updates), from any page attached to it: the first answer wins. */
+  CHAT_ANSWER_QUESTION: "wave/chat/answerQuestion",
   /** What changed in a session: message deltas, then the session's state after them. */
   CHAT_UPDATED: "wave/chat/updated",
   /** May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled. */
@@ -764,6 +806,7 @@ export interface ServerRequests {
   "wave/chat/compact": { params: ChatCompactParams; result: ChatCompactResult };
   "wave/chat/close": { params: ChatCloseParams; result: ChatCloseResult };
   "wave/chat/answerPermission": { params: ChatAnswerPermissionParams; result: ChatAnswerPermissionResult };
+  "wave/chat/answerQuestion": { params: ChatAnswerQuestionParams; result: ChatAnswerQuestionResult };
 }
 
 /** Requests the server sends to the page (through the shell). */
@@ -873,6 +916,14 @@ export const PROTOCOL_METHODS = {
   },
   "wave/chat/answerPermission": {
     "constant": "CHAT_ANSWER_PERMISSION",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped",
+    "shellOnly": false
+  },
+  "wave/chat/answerQuestion": {
+    "constant": "CHAT_ANSWER_QUESTION",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "chat",

@@ -16,6 +16,7 @@ object ProtocolTable {
     const val CHAT_COMPACT = "wave/chat/compact"
     const val CHAT_CLOSE = "wave/chat/close"
     const val CHAT_ANSWER_PERMISSION = "wave/chat/answerPermission"
+    const val CHAT_ANSWER_QUESTION = "wave/chat/answerQuestion"
     const val CHAT_UPDATED = "wave/chat/updated"
     const val CHAT_REQUEST_PERMISSION = "wave/chat/requestPermission"
     const val CHAT_ASK_QUESTION = "wave/chat/askQuestion"
@@ -33,6 +34,7 @@ object ProtocolTable {
         ProtocolMethod(CHAT_COMPACT, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_CLOSE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_ANSWER_PERMISSION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_ANSWER_QUESTION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_UPDATED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_REQUEST_PERMISSION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_ASK_QUESTION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true, shellOnly = false),
