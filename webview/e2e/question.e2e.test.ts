@@ -9,7 +9,9 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { SCREENSHOTS, collectProblems, e2eSuite } from "./harness";
+import type { Locator, Page } from "playwright-core";
+
+import { SCREENSHOTS, type Workspace, collectProblems, e2eSuite } from "./harness";
 
 const e2e = e2eSuite();
 
@@ -23,6 +25,21 @@ const QUESTION = {
   multiSelect: false,
 };
 
+/** `wavehost web` on this workspace with the model's turns; a chat page that said "部署一下". */
+async function askedToDeploy(ws: Workspace, turns: unknown[]): Promise<{ page: Page; panel: Locator; problems: string[] }> {
+  const script = ws.write(join(ws.root, "turns.json"), { turns });
+  const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+  const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const problems = collectProblems(page);
+  await page.goto(`${server.url}&view=chat`);
+  const panel = page.locator("wave-chat-panel");
+  const input = panel.locator("textarea");
+  await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+  await input.fill("部署一下");
+  await input.press("Enter");
+  return { page, panel, problems };
+}
+
 describe("questions in the chat panel", () => {
   it("AskUserQuestion shows a card; the chosen option is the tool result; a Snow prompt action asks for words", async () => {
     const ws = e2e.workspace();
@@ -34,16 +51,7 @@ describe("questions in the chat panel", () => {
       { text: "好，用 Docker。" },
       { text: "测试也加上了。" },
     ];
-    const script = ws.write(join(ws.root, "turns.json"), { turns });
-    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
-    const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 900 } });
-    const problems = collectProblems(page);
-    await page.goto(`${server.url}&view=chat`);
-    const panel = page.locator("wave-chat-panel");
-    const input = panel.locator("textarea");
-    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
-    await input.fill("部署一下");
-    await input.press("Enter");
+    const { page, panel, problems } = await askedToDeploy(ws, turns);
 
     const card = panel.getByTestId("question");
     await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);
@@ -84,15 +92,7 @@ describe("questions in the chat panel", () => {
       { text: "先问一下。", tool_calls: [{ name: "AskUserQuestion", input: { questions: [QUESTION] } }] },
       { text: "好，用 Kubernetes。" },
     ];
-    const script = ws.write(join(ws.root, "turns.json"), { turns });
-    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
-    const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 900 } });
-    const problems = collectProblems(page);
-    await page.goto(`${server.url}&view=chat`);
-    const panel = page.locator("wave-chat-panel");
-    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
-    await panel.locator("textarea").fill("部署一下");
-    await panel.locator("textarea").press("Enter");
+    const { page, panel, problems } = await askedToDeploy(ws, turns);
     await expect.poll(() => panel.getByTestId("question").count(), { timeout: 30_000 }).toBe(1);
     const sessionId = await panel.getAttribute("data-session-id");
 

@@ -388,37 +388,31 @@ export class WaveChatPanel extends LitElement {
 
   private async answerQuestion(params: ChatAskQuestionParams, result: ChatAskQuestionResult): Promise<void> {
     this.chat = questionAnswered(this.chat, params.questionId);
-    const respond = this.questionReplies.get(params.questionId);
-    if (respond) {
-      this.questionReplies.delete(params.questionId);
-      respond(result);
-      return;
-    }
-    try {
-      await this.rpc.request(METHODS.CHAT_ANSWER_QUESTION, {
-        sessionId: params.sessionId,
-        questionId: params.questionId,
-        answers: result.answers,
-      });
-    } catch (err) {
-      this.error = plainReason(err);
-    }
+    const { sessionId, questionId } = params;
+    await this.reply(this.questionReplies, questionId, result, () =>
+      this.rpc.request(METHODS.CHAT_ANSWER_QUESTION, { sessionId, questionId, answers: result.answers }),
+    );
   }
 
   private async answer(question: ChatRequestPermissionParams, result: ChatRequestPermissionResult): Promise<void> {
     this.chat = answered(this.chat, question.toolUseId);
-    const respond = this.held.get(question.toolUseId);
+    const { sessionId, toolUseId } = question;
+    await this.reply(this.held, toolUseId, result, () =>
+      this.rpc.request(METHODS.CHAT_ANSWER_PERMISSION, { sessionId, toolUseId, ...result }),
+    );
+  }
+
+  /** Through the request that asked this page, when it holds one; else with `send` (a question
+   * the page learned of from the session's snapshot or updates). */
+  private async reply<R>(held: Map<string, (result: R) => void>, id: string, result: R, send: () => Promise<unknown>): Promise<void> {
+    const respond = held.get(id);
     if (respond) {
-      this.held.delete(question.toolUseId);
+      held.delete(id);
       respond(result);
       return;
     }
     try {
-      await this.rpc.request(METHODS.CHAT_ANSWER_PERMISSION, {
-        sessionId: question.sessionId,
-        toolUseId: question.toolUseId,
-        ...result,
-      });
+      await send();
     } catch (err) {
       this.error = plainReason(err);
     }
