@@ -9,6 +9,7 @@ anything else is a regex tested against the Claude name only. On events Copilot 
 on, a matcher means nothing.
 """
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -59,8 +60,14 @@ class CopilotMatcher(Matcher):
             return subject in self.tokens or TOOLS.name(subject) in self.tokens
         if self.regex is None:
             return True
-        name = TOOLS.name(subject) if self.tool and not self.claude else subject
+        name = _runtime(subject) if self.tool and not self.claude else subject
         return self.regex.fullmatch(name) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _runtime(subject: str) -> str:
+    """Copilot's name of a Wave tool (memoised: asked once per hook and subject)."""
+    return TOOLS.name(subject)
 
 
 def compile_matcher(source: str | None, event: Event, key: str) -> CopilotMatcher:
