@@ -194,6 +194,24 @@ async def test_user_prompt_transformed_rewrites_what_the_model_gets_not_the_bubb
     assert (prompt.content, prompt.model_content) == ("hello there", "MODEL SEES THIS")
 
 
+async def test_a_resumed_session_replays_the_transformed_prompt(
+    chat: ChatRunner, project: Path
+) -> None:
+    """Seed 002: modifiedTransformedPrompt changes the model's content and the history, so a
+    resumed session sends the modified text again, not what was typed."""
+    once = project / "transformed-once"
+    transform = (
+        f"cat > /dev/null; [ -e {once} ] && exit 0; touch {once}; "
+        """echo '{"modifiedTransformedPrompt": "MODEL SEES THIS"}'"""
+    )
+    copilot_project(project, "a.json", {"userPromptTransformed": [bash(transform)]})
+    first = await chat([turn("hi")], "hello there")
+    second = await chat([turn("again")], "go on", resume=first.session.id)
+
+    assert user_texts(second.llm.requests[0]) == ["MODEL SEES THIS", "go on"]
+    assert [m.content for m in users(second.messages)] == ["hello there", "go on"]
+
+
 async def test_session_start_context_is_a_message_before_the_first_prompt(
     chat: ChatRunner, project: Path
 ) -> None:
@@ -301,6 +319,22 @@ async def test_session_end_says_complete_when_the_last_turn_recovered_from_an_er
     await chat([HttpError(400, "bad request"), turn("fine now")], "hello", "again")
 
     assert [end["reason"] for end in lines(ends)] == ["complete"]
+
+
+async def test_session_end_says_abort_when_the_last_turn_was_interrupted(
+    chat: ChatRunner, project: Path
+) -> None:
+    ends, started = project / "end.jsonl", project / "started"
+    copilot_project(project, "a.json", {"sessionEnd": [bash(record(ends))]})
+    call = ("Bash", {"command": f"touch {started}; sleep 60"})
+    async with chat.open([turn("", call), turn("unused")]) as opened:
+        opened.session.send("run it")
+        await until(started.exists)
+        opened.session.cancel()
+        with anyio.fail_after(TIMEOUT):
+            await opened.session.wait_idle()
+
+    assert [end["reason"] for end in lines(ends)] == ["abort"]
 
 
 @pytest.mark.parametrize(

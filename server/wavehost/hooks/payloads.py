@@ -197,8 +197,9 @@ class SessionStartInput(HookInput):
 class SessionEndInput(HookInput):
     hook_event_name: Literal["SessionEnd"] = "SessionEnd"
     reason: str
-    # The session's last turn failed with an error (ErrorOccurred fired): Copilot's `error`
-    failed: bool = Field(default=False, exclude=True)
+    # How the session's last turn ended: Copilot's reasons `error` (ErrorOccurred fired) and
+    # `abort` (interrupted)
+    last_turn: Literal["complete", "error", "abort"] = Field(default="complete", exclude=True)
 
 
 class PreCompactInput(HookInput):

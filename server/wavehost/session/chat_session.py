@@ -179,7 +179,8 @@ class ChatSession:
         self.status: SessionStatus = "idle"
         self.turn_error: str | None = None  # why the last turn failed (blocked prompt, model)
         self.end_reason = "other"  # SessionEnd's reason when the session closes
-        self.errored = False  # the last turn ended in an error (ErrorOccurred fired)
+        # how the last turn ended: an error (ErrorOccurred fired), interrupted, or complete
+        self.last_turn: Literal["complete", "error", "abort"] = "complete"
         self.crons = SessionCrons(self._on_cron, config.clock)
         self.worktrees = Worktrees(self.hooks)
         self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
@@ -467,7 +468,7 @@ class ChatSession:
             await self.wait_idle()
         self.conversation.begin_turn()
         payload = p.SessionEndInput(
-            **self.hooks.common(), reason=self.end_reason, failed=self.errored
+            **self.hooks.common(), reason=self.end_reason, last_turn=self.last_turn
         )
         await self.hooks.fire(payload, meta=False)
         self.conversation.save()
@@ -489,6 +490,7 @@ class ChatSession:
             self._turn = None
             self.inbox.turn_running = False
             if scope.cancelled_caught:
+                self.last_turn = "abort"
                 self._settle_unfinished(INTERRUPTED, "cancelled")
                 self.conversation.notice(NoticeBlock(level="warning", text=INTERRUPTED))
             self.conversation.save()
@@ -500,7 +502,7 @@ class ChatSession:
     async def _run_turn(self, item: Item) -> None:
         self.conversation.begin_turn()
         self.turn_error = None
-        self.errored = False
+        self.last_turn = "complete"
         try:
             if item.kind == "prompt":
                 await self._prompt_turn(item.text)
@@ -517,7 +519,7 @@ class ChatSession:
             await self._error_occurred(err, "system")
 
     async def _error_occurred(self, err: Exception, where: Literal["model_call", "system"]) -> None:
-        self.errored = True
+        self.last_turn = "error"
         info = p.ErrorInfo(message=str(err), name=type(err).__name__)
         payload = p.ErrorOccurredInput(
             **self.hooks.common(), error=info, error_context=where, recoverable=True

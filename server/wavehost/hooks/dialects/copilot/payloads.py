@@ -59,7 +59,9 @@ def render(key: str, payload: p.HookInput) -> Doc:
             source = SESSION_SOURCES.get(payload.source, payload.source)
             return {**base, "source": source}
         case p.SessionEndInput():
-            reason = "error" if payload.failed else _reason(payload.reason)
+            reason = (
+                payload.last_turn if payload.last_turn != "complete" else _reason(payload.reason)
+            )
             return {**base, "reason": END_REASONS.get(payload.reason, reason)}
         case p.UserPromptSubmitInput():
             return {**base, "prompt": payload.prompt}
