@@ -358,6 +358,26 @@ async def test_close_ends_the_session_its_session_end_hook_runs_and_it_is_gone(
     assert not_open["reason"] == "sessionNotOpen"
 
 
+async def test_a_new_chat_closes_the_old_session_as_a_clear(workspace: Workspace) -> None:
+    """The chat panel's New chat is Claude Code's /clear: SessionEnd says `clear`, and Copilot's
+    sessionEnd `user_exit` (seed 002)."""
+    ended, copilot = workspace.root / "ended.json", workspace.root / "copilot.json"
+    project_hooks(workspace, "SessionEnd", f"cat > {ended}")
+    workspace.write(
+        workspace.project / ".github" / "hooks" / "a.json",
+        {"version": 1, "hooks": {"sessionEnd": [{"bash": f"cat > {copilot}"}]}},
+    )
+    script(workspace, reply("hi"))
+    async with running_server(workspace) as client:
+        session_id = (await client.open_chat())["sessionId"]
+        params = {"sessionId": session_id, "reason": "clear"}
+        closed = await client.call(table.CHAT_CLOSE.name, params)
+
+    assert closed == {"closed": True}
+    assert json.loads(ended.read_text())["reason"] == "clear"
+    assert json.loads(copilot.read_text())["reason"] == "user_exit"
+
+
 async def test_ask_user_question_goes_to_the_client_and_its_answer_is_the_tool_result(
     workspace: Workspace,
 ) -> None:

@@ -320,6 +320,8 @@ class ChatFeature:
         sessions = await self._sessions()
         if request.session_id not in sessions:
             return dump(ChatCloseResult(closed=False))
+        if request.reason is not None:
+            sessions.get(request.session_id).end_reason = request.reason
         await sessions.close(request.session_id)
         outbox = self._outboxes.pop(request.session_id, None)
         if outbox is not None:

@@ -115,6 +115,11 @@ class ChatCompactResult(WireModel):
 
 class ChatCloseParams(WireModel):
     session_id: SessionId
+    reason: Literal["clear", "other"] | None = Field(
+        default=None,
+        description="Why (SessionEnd's `reason`): `clear` when the user starts a new chat in its "
+        "place (Claude Code's /clear; Copilot hooks read `user_exit`). Default: `other`",
+    )
 
 
 class ChatCloseResult(WireModel):

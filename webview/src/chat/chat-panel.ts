@@ -326,7 +326,7 @@ export class WaveChatPanel extends LitElement {
     this.error = null;
     if (sessionId) {
       try {
-        await this.rpc.request(METHODS.CHAT_CLOSE, { sessionId });
+        await this.rpc.request(METHODS.CHAT_CLOSE, { sessionId, reason: "clear" });
       } catch (err) {
         this.error = plainReason(err);
         return;

@@ -210,6 +210,10 @@ export interface ChatCloseParams {
    * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
    */
   sessionId: string;
+  /**
+   * Why (SessionEnd's `reason`): `clear` when the user starts a new chat in its place (Claude Code's /clear; Copilot hooks read `user_exit`). Default: `other`
+   */
+  reason?: ("clear" | "other") | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
