@@ -165,7 +165,8 @@ describe("session lifecycle in browser mode", () => {
     await expect.poll(() => alive(shell), WAIT).toBe(false);
     await expect.poll(() => alive(hookShell), WAIT).toBe(false);
     await expect.poll(() => existsSync(ended), WAIT).toBe(true);
-    expect(JSON.parse(readFileSync(ended, "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", session_id: sessionId });
+    // New chat is Claude Code's /clear: SessionEnd's reason says so.
+    expect(JSON.parse(readFileSync(ended, "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", session_id: sessionId, reason: "clear" });
     // The close answered only once the session was gone (its cron runner included): the page
     // then has a new, empty session, and the old session's task folder is gone.
     await expect.poll(() => panel.getAttribute("data-session-id"), WAIT).not.toBe(sessionId);
