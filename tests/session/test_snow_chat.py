@@ -209,6 +209,43 @@ async def test_snow_debug_hooks_logs_each_injection_of_a_chat(
     assert all(e["envHasSnowSessionId"] and e["envHasTrellisContextId"] for e in entries)
 
 
+IDENTITY = "env | grep -E '^(SNOW_|TRELLIS_)' | sort"
+
+
+@pytest.mark.parametrize("trellis", [None, "my-task"])
+async def test_tool_processes_get_snows_session_identity_when_snow_hooks_run(
+    chat: ChatRunner, project: Path, monkeypatch: pytest.MonkeyPatch, trellis: str | None
+) -> None:
+    """Seed 004 "注入路径": terminal commands get the session identity too; TRELLIS_CONTEXT_ID
+    only where the parent left it empty."""
+    if trellis is not None:
+        monkeypatch.setenv("TRELLIS_CONTEXT_ID", trellis)
+    snow_project(project, "afterToolCall", rule(action("cat > /dev/null")))
+    (project / "sub").mkdir()
+    calls = [turn("", bash_call(IDENTITY)), turn("", bash_call("cd sub")),
+             turn("", bash_call(IDENTITY)), turn()]  # fmt: skip
+    result = await chat(calls, "who am I", mode="bypassPermissions")
+
+    session_id = result.session.id
+    first, _, second = (b.result for b in tools(result.messages))
+    assert first == "\n".join(
+        [
+            f"SNOW_CWD={project}",
+            "SNOW_PLATFORM=snow",
+            f"SNOW_SESSION_ID={session_id}",
+            f"TRELLIS_CONTEXT_ID={trellis or 'snow-' + session_id}",
+        ]
+    )
+    assert second is not None
+    assert f"SNOW_CWD={project / 'sub'}" in second.splitlines()  # the tool's cwd (after `cd`)
+
+
+async def test_tool_processes_get_no_snow_identity_without_snow_hooks(chat: ChatRunner) -> None:
+    result = await chat([turn("", bash_call(IDENTITY)), turn()], "who am I")
+
+    assert [b.result for b in tools(result.messages)] == [""]
+
+
 async def never_asked(prompt: PermissionPrompt) -> PermissionAnswer:
     raise AssertionError(f"the user was asked about {prompt.tool_name}")
 

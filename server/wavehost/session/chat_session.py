@@ -19,6 +19,7 @@ UserPromptTransformed hooks (Copilot's `userPromptTransformed`) see the result a
 before it joins the history. A failed turn fires ErrorOccurred.
 """
 
+import functools
 import logging
 import os
 import uuid
@@ -32,6 +33,7 @@ import anyio
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
+from wavehost.hooks.dialects import snow
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.outcome import Outcome, edited_prompt
 from wavehost.hooks.sources import load_hook_config
@@ -148,6 +150,8 @@ class ChatSession:
                 self.root, home=config.home, programmatic=config.hooks, trusted=config.trusted
             )
         )
+        if any(h.dialect == "snow" for h in engine.config.runnable()):
+            self.workspace.identity = functools.partial(_snow_identity, self.id)
         for problem in engine.config.diagnostics:
             where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
             log.warning("hook configuration: %s: %s", where, problem.message)
@@ -604,6 +608,11 @@ class ChatSession:
         if pending is None or outcome.clear_pending:
             return edited
         return f"{pending.strip()}\n\n{edited}"
+
+
+def _snow_identity(session_id: str, base: Mapping[str, str], cwd: Path) -> dict[str, str]:
+    """Snow's session identity for the tools' processes (a session that runs Snow hooks)."""
+    return snow.session_identity(base, session_id, str(cwd))
 
 
 @asynccontextmanager

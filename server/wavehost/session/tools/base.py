@@ -5,7 +5,9 @@ unchanged. `ToolResult.response` is the `tool_response` PostToolUse hooks receiv
 `success` flag, and `filePath` for the file tools.
 """
 
+import os
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal, TypeVar
@@ -24,6 +26,9 @@ class Workspace:
     root: Path
     cwd: Path
     env_file: Path | None = None
+    # What a dialect adds to the environment of the processes tools start (Snow's session
+    # identity), from the base environment and the process's cwd; None: nothing
+    identity: Callable[[Mapping[str, str], Path], dict[str, str]] | None = None
 
     def resolve(self, path: str) -> Path:
         candidate = Path(path).expanduser()
@@ -32,6 +37,11 @@ class Workspace:
     def spawn_dir(self) -> Path:
         """The cwd for a new process: the root when the workdir was deleted under us."""
         return self.cwd if self.cwd.is_dir() else self.root
+
+    def process_env(self) -> dict[str, str]:
+        """The environment of a process a tool starts now (in `spawn_dir`)."""
+        base = dict(os.environ)
+        return self.identity(base, self.spawn_dir()) if self.identity is not None else base
 
 
 @dataclass(frozen=True)

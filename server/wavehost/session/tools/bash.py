@@ -68,7 +68,7 @@ class Bash(Tool[BashInput]):
     async def run(self, args: BashInput, workspace: Workspace) -> ToolResult:
         if args.run_in_background:
             task = await self.tasks.start_shell(
-                args.command, workspace.spawn_dir(), os.environ, args.description
+                args.command, workspace.spawn_dir(), workspace.process_env(), args.description
             )
             return ToolResult.success(
                 f"Command running in background with ID: {task.id}. Output is being written "
@@ -79,7 +79,7 @@ class Bash(Tool[BashInput]):
         fd, cwd_file = tempfile.mkstemp(prefix="wavehost-cwd-")
         os.close(fd)
         try:
-            env = {**os.environ, CWD_FILE_VAR: cwd_file}
+            env = {**workspace.process_env(), CWD_FILE_VAR: cwd_file}
             prelude = ""
             if workspace.env_file is not None:
                 env[ENV_FILE_VAR] = str(workspace.env_file)

@@ -38,8 +38,15 @@ DEBUG_VALUES = {"1", "true", "yes", "on"}
 
 def identity_env(base: Mapping[str, str], session_id: str, cwd: str) -> dict[str, str]:
     """The environment of a Snow hook: `base` with the session identity (the seed's rules)."""
-    env = dict(base)
+    env = session_identity(base, session_id, cwd)
     env["LANG"] = env["LC_ALL"] = "en_US.UTF-8"
+    return env
+
+
+def session_identity(base: Mapping[str, str], session_id: str, cwd: str) -> dict[str, str]:
+    """`base` with Snow's session identity: what hooks get, and the tools' processes too in a
+    session that runs Snow hooks (seed 004 "注入路径": terminal, bash mode, subagents)."""
+    env = dict(base)
     if session_id.strip():
         env["SNOW_SESSION_ID"] = session_id.strip()
         if not env.get("TRELLIS_CONTEXT_ID", "").strip():
