@@ -323,8 +323,7 @@ async def _run(name: str, project: Path, dialect_name: str | None, payload_only:
     event = dialect.events.get(name)
     if event is None:
         known = ", ".join(dialect.events)
-        print(f"wavehost: {dialect.name} has no event {name!r} (known: {known})", file=sys.stderr)
-        return 2
+        raise UsageError(f"{dialect.name} has no event {name!r} (known: {known})")
     try:
         raw = _payload(event.name, project, sys.stdin.read())
         payload = event.spec.payload.model_validate(raw)

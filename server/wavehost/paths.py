@@ -43,9 +43,21 @@ def worktrees_dir(repo_top: Path) -> Path:
     return repo_top / WAVE_DIR / "worktrees"
 
 
+def session_dir(session_id: str, home: Path | None = None) -> Path:
+    """The folder of one session's files: subagent transcripts, the hooks' env file, large hook
+    output."""
+    return sessions_dir(home) / f"session_{session_id}"
+
+
+def session_env_file(session_id: str, home: Path | None = None) -> Path:
+    """`$CLAUDE_ENV_FILE`: SessionStart / CwdChanged hooks append `export` lines; every Bash
+    command of the session sources it first."""
+    return session_dir(session_id, home) / "hook-env.sh"
+
+
 def agent_transcript_path(session_id: str, agent_id: str, home: Path | None = None) -> Path:
     """A subagent's own conversation (SubagentStop's `agent_transcript_path`)."""
-    return sessions_dir(home) / f"session_{session_id}" / f"agent_{agent_id}.json"
+    return session_dir(session_id, home) / f"agent_{agent_id}.json"
 
 
 # Other hook dialects' files (hooks.dialects.copilot / .snow): read where those tools keep them.

@@ -1,4 +1,5 @@
-"""Bounded text to the model: every hook text is cut at Claude Code's 10,000 characters, saying so.
+"""Bounded text to the model: every hook text is cut at Claude Code's 10,000 characters, saying so
+(plain stdout for the model is saved to a file instead, with a preview: test_claude_code_turns.py).
 
 Real hook processes print a megabyte; what reaches the model (tool error, isMeta messages,
 additional context, block reasons) is at most the cap plus one line telling how much was cut.
@@ -60,11 +61,15 @@ async def test_a_blocking_hooks_megabyte_of_stderr_reaches_the_tool_error_capped
     assert outcome.tool_error == "PreToolUse:Write hook error: " + expected()
 
 
-async def test_plain_stdout_given_to_the_model_is_capped(fire: Any, project: Path) -> None:
+async def test_plain_stdout_for_the_model_is_left_whole_for_the_session_to_save(
+    fire: Any, project: Path
+) -> None:
+    # Issue 14 item 9 (Claude Code): beyond 10,000 characters the session saves the whole output
+    # to a file and the model gets a preview and its path (test_claude_code_turns.py).
     outcome = await fire(
         hooks_doc("UserPromptSubmit", flood()), common("UserPromptSubmit", project, prompt="hi")
     )
-    assert outcome.meta_messages == [expected()]
+    assert outcome.meta_messages == ["x" * BIG]
 
 
 @pytest.mark.parametrize(

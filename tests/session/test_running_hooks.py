@@ -56,6 +56,8 @@ async def test_a_short_dispatch_ending_keeps_the_long_ones_status(
             background=background,
             conversation=Conversation("s", tmp_path / "session_s.json", [], describe),
             emit=listen,
+            folder=tmp_path / "session_s",
+            entrypoint="ide",
         )
 
         def call(tool: str) -> p.PreToolUseInput:

@@ -53,6 +53,7 @@ class EventSpec:
     failures_logged_only: bool = False  # failures go to the log, never to the user
     takes_over: bool = False  # hooks replace wavehost's own action (worktrees)
     honours_continue: bool = True  # JSON `continue: false` stops the agent (Claude Code)
+    env_file: bool = False  # its hooks get $CLAUDE_ENV_FILE: `export` lines for later Bash calls
     wave: bool = True  # the Wave settings format names it (else only other dialects do)
 
 
@@ -137,6 +138,7 @@ class Event(Enum):
         "会话开始或恢复时",
         matcher_field="source",
         additional_context=True,  # seed: plain stdout reaches the model only for UserPromptSubmit
+        env_file=True,
     )
     SessionEnd = EventSpec(
         p.SessionEndInput,
@@ -182,6 +184,7 @@ class Event(Enum):
         p.CwdChangedInput,
         "When the working directory changes",
         "工作目录变化时",
+        env_file=True,
     )
 
     ErrorOccurred = EventSpec(

@@ -145,24 +145,46 @@ class BackgroundHooks(OwnedTaskGroup):
     """Runs one owner's `async` / `asyncRewake` hooks in the background.
 
     Leaving the context waits for hooks still running; `cancel_all` (a user interrupt, the
-    session's end) kills them and delivers nothing.
+    session's end) kills them and delivers nothing. `settled()` waits until none is left (each
+    is bounded by its own timeout): a one-shot run waits so before it ends.
     """
 
     def __init__(self, on_rewake: Callable[[Rewake], None]) -> None:
         super().__init__()
         self._on_rewake = on_rewake
         self._scopes: set[anyio.CancelScope] = set()
+        self._pending = 0
+        self._none_left: anyio.Event | None = None  # while some are pending
 
     def start(
         self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
     ) -> None:
         self.start_soon(self._run, handler, stdin, context, session_id)
+        self._pending += 1  # counted now: `settled()` right after this must wait for it
+
+    async def settled(self) -> None:
+        """Return once no background hook is running or about to (wake-ups already delivered)."""
+        while self._pending:
+            if self._none_left is None:
+                self._none_left = anyio.Event()
+            await self._none_left.wait()
 
     def cancel_all(self) -> None:
         for scope in list(self._scopes):
             scope.cancel()
 
     async def _run(
+        self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
+    ) -> None:
+        try:
+            await self._run_one(handler, stdin, context, session_id)
+        finally:
+            self._pending -= 1
+            if not self._pending and self._none_left is not None:
+                self._none_left.set()
+                self._none_left = None
+
+    async def _run_one(
         self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
     ) -> None:
         with anyio.CancelScope() as scope:

@@ -4,9 +4,10 @@ Each dialect's `interpret(payload, runs) -> Outcome` is pure; when hooks of seve
 for one event, `merge` combines their outcomes in the documented dialect order (Wave, Copilot,
 Snow). The session applies the result; nothing here touches a UI or a conversation.
 
-Every text a hook contributes (its stderr, its plain stdout, each string of its JSON output) is
-cut at `OUTPUT_CHARS`, Claude Code's cap, with a line saying so (`capped`, `HookText`): a runaway
-hook cannot flood the model's context.
+Every text a hook contributes (its stderr, each string of its JSON output) is cut at
+`OUTPUT_CHARS`, Claude Code's cap, with a line saying so (`capped`, `HookText`): a runaway hook
+cannot flood the model's context. Plain stdout for the model stays whole here: the session saves
+what is over the cap to a file and gives the model a preview and the path (session/hooks.py).
 """
 
 from collections.abc import Sequence

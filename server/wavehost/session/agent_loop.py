@@ -11,7 +11,8 @@ Hooks of every dialect shape a call: its input may be rewritten before it runs (
 check then sees the new input), its result replaced after; an AskUserQuestion call may be answered
 by a hook instead of the user. A hook that halts (Snow exit 2+, a Copilot `interrupt`, Wave
 `continue: false`) ends the reply: no further model call and no Stop hooks; calls not yet run get
-`HALTED` as their result. Snow's `afterToolCall` also hears of a call a hook refused.
+`HALTED` as their result, and a halt wins over a Stop hook's block; `stopReason` is a notice for
+the user only. Snow's `afterToolCall` also hears of a call a hook refused.
 """
 
 import contextlib
@@ -81,8 +82,8 @@ class AgentLoop:
         self.halted = False  # a hook stopped the flow: the reply ends
         self.response: str | None = None  # the reply as a SubagentStop hook rewrote it
 
-    def _common(self) -> dict[str, Any]:
-        return self.hooks.common(self.actor)
+    def _common(self, *, effort: bool = False) -> dict[str, Any]:
+        return self.hooks.common(self.actor, effort=effort)
 
     async def _dispatch(self, payload: p.HookInput) -> Outcome:
         if self.hooks.has(event_of(payload)):  # hooks read the transcript: it must be current
@@ -123,11 +124,14 @@ class AgentLoop:
                     return
                 continue
             payload = self.actor.stop_payload(
-                self._common(), stop_hook_active, assistant.text() or None
+                self._common(effort=True), stop_hook_active, assistant.text() or None
             )
             if isinstance(payload, p.StopInput):
                 payload = payload.model_copy(update={"history": self._history})
             outcome = await self._dispatch(payload)
+            if outcome.halt:  # wins over a block: the model is not asked again
+                self._apply(outcome, meta=False)
+                return
             if outcome.ask_user is not None:  # a prompt action: the user's answer goes on
                 self._apply(outcome, meta=False)
                 if not await self._ask_user(outcome.ask_user):
@@ -187,7 +191,9 @@ class AgentLoop:
         tool = self.actor.tools.get(block.name)
         if tool is None:
             return settle(f"Error: No such tool available: {block.name}")
-        pre = await self._dispatch(p.PreToolUseInput(**self._common(), **self._call(block)))
+        pre = await self._dispatch(
+            p.PreToolUseInput(**self._common(effort=True), **self._call(block))
+        )
         self._apply(pre)
         if pre.blocked:
             settle(pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}")
@@ -223,12 +229,14 @@ class AgentLoop:
         done = {"tool_response": result.response, "duration_ms": duration_ms}
         if not result.ok:
             failure = p.PostToolUseFailureInput(
-                **self._common(), **call, error=result.text, duration_ms=duration_ms
+                **self._common(effort=True), **call, error=result.text, duration_ms=duration_ms
             )
             self._apply(await self._dispatch(failure))
         # Seed 000 (PostToolUse story, scenario 2): PostToolUse hooks also see a failed tool,
         # its tool_response carrying the error (`success: false`).
-        post = p.PostToolUseInput(**self._common(), **call, **done, result_text=block.model_text())
+        post = p.PostToolUseInput(
+            **self._common(effort=True), **call, **done, result_text=block.model_text()
+        )
         self._replace_result(assistant, block, await self._dispatch(post))
         if workspace.cwd != old_cwd:
             moved = p.CwdChangedInput(
@@ -245,7 +253,7 @@ class AgentLoop:
         of it anyway (Snow's afterToolCall) see the refusal as its result."""
         text = block.model_text()
         post = p.PostToolUseInput(
-            **self._common(),
+            **self._common(effort=True),
             **self._call(block),
             tool_response={"success": False, "error": text},
             result_text=text,
@@ -289,6 +297,8 @@ class AgentLoop:
             return None  # a PermissionRequest hook answered for the user
         ask = permissions.ask
         if ask is None:
+            if pre.permission_decision == "ask" and pre.permission_reason:
+                return pre.permission_reason  # Claude Code headless: denied, the hook's reason
             return refused_by_mode(block.name, mode, True)
         prompt = PermissionPrompt(
             permissions.session_id, block.id, block.name, block.input, mode, pre.permission_reason
@@ -298,7 +308,7 @@ class AgentLoop:
 
     async def _permission_hooks(self, block: ToolBlock, *, asking: bool) -> Outcome:
         request = p.PermissionRequestInput(
-            **self._common(), tool_name=block.name, tool_input=block.input, asking=asking
+            **self._common(effort=True), tool_name=block.name, tool_input=block.input, asking=asking
         )
         outcome = await self._dispatch(request)
         self._apply(outcome)

@@ -20,6 +20,7 @@ before it joins the history. A failed turn fires ErrorOccurred.
 """
 
 import logging
+import os
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager, closing
@@ -87,6 +88,7 @@ AUTO_COMPACT_TOKENS = 150_000  # estimated context size that triggers automatic 
 IDLE_NOTIFY_AFTER = 60.0  # seconds idle before Notification `idle_prompt` (Claude Code's)
 PERMISSION_MESSAGE = "Wave needs your permission to use {tool}"
 IDLE_MESSAGE = "Wave is waiting for your input"
+DEFAULT_EFFORT = "medium"  # the effort level hooks are told (payload `effort`, $CLAUDE_EFFORT)
 QUESTION_MESSAGE = "Wave has a question for you"
 
 
@@ -109,6 +111,10 @@ class SessionConfig:
     auto_compact_tokens: int | None = AUTO_COMPACT_TOKENS  # None: never compact on its own
     idle_notify_after: float | None = IDLE_NOTIFY_AFTER  # None: no idle_prompt notification
     clock: Clock | None = None  # what session crons read the time from (None: the system's)
+    # $CLAUDE_CODE_ENTRYPOINT / $WAVE_ENTRYPOINT: "ide" (a shell's chat panel) or "sdk-cli"
+    # (`wavehost chat -p`, Claude Code's name for its own `-p`)
+    entrypoint: str = "ide"
+    effort: str | None = DEFAULT_EFFORT
 
 
 class ChatSession:
@@ -130,7 +136,10 @@ class ChatSession:
         self.resumed = saved is not None
         self.created_at = saved.created_at if saved else transcript.now()
         workdir = Path(saved.workdir) if saved else self.root
-        self.workspace = Workspace(self.root, workdir if workdir.is_dir() else self.root)
+        self.env_file = paths.session_env_file(self.id, config.home)
+        self.workspace = Workspace(
+            self.root, workdir if workdir.is_dir() else self.root, self.env_file
+        )
         self.transcript_path = paths.transcript_path(self.id, config.home)
         engine = HookEngine(
             load_hook_config(
@@ -157,6 +166,10 @@ class ChatSession:
             background=background_hooks,
             conversation=self.conversation,
             emit=self._emit,
+            folder=paths.session_dir(self.id, config.home),
+            entrypoint=config.entrypoint,
+            effort=config.effort,
+            env_file=self.env_file,
         )
         self.inbox = inbox
         self.tasks = tasks
@@ -413,8 +426,18 @@ class ChatSession:
 
     # -- lifecycle --------------------------------------------------------------------------
 
+    def _fresh_env_file(self) -> None:
+        """An empty `$CLAUDE_ENV_FILE` for this run's SessionStart hooks to append to."""
+        try:
+            self.env_file.parent.mkdir(parents=True, exist_ok=True)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+            os.close(os.open(self.env_file, flags, 0o600))
+        except OSError as err:
+            log.warning("could not create the hooks' env file %s: %s", self.env_file, err)
+
     async def start(self) -> None:
         """SessionStart, then the session takes prompts (and its crons run)."""
+        self._fresh_env_file()
         self.conversation.begin_turn()
         source: Literal["startup", "resume"] = "resume" if self.resumed else "startup"
         payload = p.SessionStartInput(
@@ -529,6 +552,7 @@ class ChatSession:
             await self._compact(instructions)
             return
         prompt = self.conversation.append(UserMessage(content=text))
+        self.hooks.new_prompt()
         payload = p.UserPromptSubmitInput(
             **self.hooks.common(), prompt=text, message_count=len(self.messages) - 1
         )

@@ -5,6 +5,11 @@ permission mode alone decides. `text` prints the reply; `json` prints
 `{"result", "session_id", "transcript_path", "is_error", "messages"}`. Notices (user-only lines:
 hook errors, systemMessage) and tool calls that were refused or failed go to stderr in both forms,
 one line each.
+
+Before it ends, the run waits for the background hooks the turn started (`async`, `asyncRewake`;
+each bounded by its own timeout): an asyncRewake hook that exits 2 wakes the model for a turn of
+its own, as in a session that stays open, and the run prints that turn's reply. At most
+`WAKE_ROUNDS` such turns: a hook that wakes the model every time cannot keep the run alive.
 """
 
 import json
@@ -20,6 +25,8 @@ from wavehost.session.messages import AssistantMessage
 from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
 
 OutputFormat = Literal["text", "json"]
+WAKE_ROUNDS = 8  # wake-up turns a one-shot run still takes after its prompt's turn
+ENTRYPOINT = "sdk-cli"  # $CLAUDE_CODE_ENTRYPOINT, as Claude Code's own `-p`
 
 
 @dataclass(frozen=True)
@@ -51,11 +58,19 @@ async def run_headless(run: HeadlessRun, out: TextIO = sys.stdout, err: TextIO =
             failed = {"result": str(problem), "session_id": None, "transcript_path": None}
             print(json.dumps({**failed, "is_error": True, "messages": []}), file=out, flush=True)
         return 1
-    config = SessionConfig(root=root, provider=provider, permission_mode=run.permission_mode)
+    config = SessionConfig(
+        root=root, provider=provider, permission_mode=run.permission_mode, entrypoint=ENTRYPOINT
+    )
     async with open_session(config, resume=run.resume) as session:
         session.send(run.prompt)
         await session.wait_idle()
-        turn = session.messages[session.conversation.turn_start :]
+        start = session.conversation.turn_start
+        for _ in range(WAKE_ROUNDS):
+            await session.hooks.background.settled()
+            if session.inbox.idle:
+                break  # no wake-up: nothing more to do
+            await session.wait_idle()
+        turn = session.messages[start:]
         replies = [m for m in turn if isinstance(m, AssistantMessage)]
         for notice in (n for m in replies for n in m.notices()):
             origin = f" ({notice.event})" if notice.event else ""

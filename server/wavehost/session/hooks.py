@@ -6,10 +6,18 @@ One facade over the engine: which hooks exist, the fields every hook input carri
 applying the outcome exactly as the engine decided it. The `statusMessage`s of running hooks are
 tracked per dispatch, so concurrent dispatches (a subagent's hooks while the main turn's run)
 never clear each other's status line.
+
+Hooks see what Claude Code's see: `prompt_id` (one per user prompt, on every event of its turn),
+`effort` on tool events and Stop, and the environment of `HookContext` (session id, entrypoint,
+effort; `$CLAUDE_ENV_FILE` for the events the catalogue marks `env_file`). A hook's text for the
+model longer than `SPILL_OVER` characters is saved to a file in the session's folder and the model
+gets a preview and the path (Claude Code's rule), so one chatty hook cannot flood the context.
 """
 
 import itertools
 import logging
+import os
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +33,17 @@ from wavehost.session.tools import Workspace
 from wavehost.session.updates import HooksRunning, UpdateListener
 
 log = logging.getLogger(__name__)
+
+SPILL_OVER = 10_000  # characters of hook text for the model beyond which it goes to a file
+PREVIEW = 2_000  # characters of it the model still sees
+
+
+def spilled(text: str, path: Path) -> str:
+    """What the model sees instead of a hook text too long for the context."""
+    return (
+        f"Hook output too large ({len(text)} characters). Full output saved to: {path}\n\n"
+        f"Preview (first {PREVIEW} characters):\n{text[:PREVIEW]}"
+    )
 
 
 class Halted(Exception):  # noqa: N818 - a signal, not an error
@@ -45,6 +64,10 @@ class SessionHooks:
         background: BackgroundHooks,
         conversation: Conversation,
         emit: UpdateListener,
+        folder: Path,
+        entrypoint: str,
+        effort: str | None = None,
+        env_file: Path | None = None,
     ) -> None:
         self.session_id = session_id
         self.transcript_path = transcript_path
@@ -55,8 +78,15 @@ class SessionHooks:
         self.background = background
         self.conversation = conversation  # the main agent's, where outcomes land by default
         self._emit = emit
+        self.folder = folder  # the session's own files (large hook output goes here)
+        self.entrypoint = entrypoint  # $CLAUDE_CODE_ENTRYPOINT: who runs the session
+        self.effort = effort  # the reasoning effort level (payload `effort`, $CLAUDE_EFFORT)
+        self.env_file = env_file  # $CLAUDE_ENV_FILE for the events that get it
+        self.prompt_id: str | None = None  # the user prompt whose turn runs (or ran last)
         self._dispatches = itertools.count()
         self._running: dict[int, tuple[str, ...]] = {}  # dispatch → statusMessages shown
+        self._contexts: dict[tuple[str, bool], HookContext] = {}  # one per cwd: env copied once
+        self._spills = itertools.count(1)
 
     @property
     def running(self) -> tuple[str, ...]:
@@ -70,16 +100,41 @@ class SessionHooks:
         """Whether hooks do this event's job instead of wavehost (catalogue: `takes_over`)."""
         return event.spec.takes_over and self.has(event)
 
-    def common(self, actor: Actor | None = None) -> dict[str, Any]:
-        """Fields every hook input carries; `cwd` is the workdir of whoever is running."""
+    def new_prompt(self) -> str:
+        """A user prompt starts a turn: every event from here on carries its `prompt_id`."""
+        self.prompt_id = str(uuid.uuid4())
+        return self.prompt_id
+
+    def common(self, actor: Actor | None = None, *, effort: bool = False) -> dict[str, Any]:
+        """Fields every hook input carries; `cwd` is the workdir of whoever is running.
+        `effort`: the event is one Claude Code reports the effort level on (tools, Stop)."""
         workspace = actor.workspace if actor is not None else self.workspace
-        return {
+        fields: dict[str, Any] = {
             "session_id": self.session_id,
             "transcript_path": str(self.transcript_path),
             "cwd": str(workspace.cwd),
             "permission_mode": self.permission_mode,
+            "prompt_id": self.prompt_id,
             **(actor.identity() if actor is not None else {}),
         }
+        if effort and self.effort is not None:
+            fields["effort"] = p.Effort(level=self.effort)
+        return fields
+
+    def context(self, cwd: Path, event: Event) -> HookContext:
+        """Where and with which environment this event's hooks run (cached per cwd)."""
+        key = (str(cwd), event.spec.env_file)
+        context = self._contexts.get(key)
+        if context is None:
+            context = self._contexts[key] = HookContext(
+                cwd=cwd,
+                project_dir=self.root,
+                session_id=self.session_id,
+                entrypoint=self.entrypoint,
+                effort=self.effort,
+                env_file=self.env_file if event.spec.env_file else None,
+            )
+        return context
 
     async def dispatch(self, payload: p.HookInput) -> Outcome:
         event = event_of(payload)
@@ -87,7 +142,8 @@ class SessionHooks:
             return self.engine.nothing(event)  # no process to start, no transcript to write
         self.conversation.save()  # hooks read transcript_path: it must show everything so far
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
-        context = HookContext(cwd=Path(payload.cwd), project_dir=self.root)
+        event = event_of(payload)
+        context = self.context(Path(payload.cwd), event)
         shown = tuple(
             h.status_message
             for h in self.engine.matching(event, subject_of(payload), payload)
@@ -113,7 +169,7 @@ class SessionHooks:
             target.notice(NoticeBlock.from_hook(notice))
         if meta:
             for text in outcome.meta_messages:
-                target.append(UserMessage(content=text, is_meta=True))
+                target.append(UserMessage(content=self._bounded(text), is_meta=True))
         for line in outcome.logs:
             log.info("%s", line)
 
@@ -128,6 +184,21 @@ class SessionHooks:
         outcome = await self.dispatch(payload)
         self.apply(outcome, meta=meta, conversation=conversation)
         return outcome
+
+    def _bounded(self, text: str) -> str:
+        """The text itself, or past `SPILL_OVER` characters a preview and the file holding it."""
+        if len(text) <= SPILL_OVER:
+            return text
+        path = self.folder / f"hook-output-{next(self._spills)}.txt"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as err:
+            log.warning("could not save a large hook output to %s: %s", path, err)
+            return p.clip(text, SPILL_OVER)
+        return spilled(text, path)
 
     def _report(self) -> None:
         self._emit(HooksRunning(self.session_id, self.running))

@@ -158,7 +158,9 @@ class _Builder:
         spec = self.event.spec
         if stdout.text and not stdout.is_json:
             if spec.on_stdout is OnStdout.CONTEXT:
-                self.plain.append(capped(stdout.text))
+                # Whole: past 10,000 characters the session saves it to a file and the model
+                # gets a preview and the path (Claude Code), so the context stays bounded.
+                self.plain.append(stdout.text)
             elif spec.on_stdout is OnStdout.INSTRUCTIONS:
                 self.instructions.append(capped(stdout.text))
             elif spec.on_stdout is OnStdout.WORKTREE_PATH and self.worktree_path is None:
