@@ -40,6 +40,8 @@ export type HostState = "starting" | "ready" | "crashed" | "failed" | "stopped";
 const STABLE_MS = 60_000;
 /** How long a page's request waits for a starting server (ms; the page gives up after 15 s). */
 const CONNECT_WAIT_MS = 30_000;
+/** How long a stop waits for a start under way to finish (ms). */
+const START_WAIT_MS = 30_000;
 /** How long a stopped server may take to exit before it is killed (ms). */
 const EXIT_GRACE_MS = 3_000;
 
@@ -54,6 +56,8 @@ export class ServerHost implements vscode.Disposable {
   private crashes = 0;
   private readyAt = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The client's start while it is under way (a stop waits for it). */
+  private starting: Promise<void> | undefined;
   /**
    * The file of the last text editor that was active: a focused webview (the settings panel, the
    * chat) or the command palette leaves no active text editor, yet the user's project is that file's.
@@ -108,6 +112,7 @@ export class ServerHost implements vscode.Disposable {
     this.clearRestart();
     this.setState("starting");
     const launch = chooseLaunch(await this.launchSettings(), this.context.extensionPath);
+    if (generation !== this.generation) return; // stopped or restarted while reading the settings
     this.project = chooseProject(
       (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
       this.activeEditorFolder(),
@@ -147,8 +152,10 @@ export class ServerHost implements vscode.Disposable {
       });
     }
     const startedAt = Date.now();
+    const starting = client.start();
+    this.starting = starting;
     try {
-      await client.start();
+      await starting;
     } catch (err) {
       if (generation !== this.generation) return;
       // The process may have died before the handshake: explain with its exit, not the LSP error.
@@ -191,8 +198,13 @@ export class ServerHost implements vscode.Disposable {
     this.clearRestart();
     const client = this.client;
     const child = this.child;
+    const starting = this.starting;
     this.client = undefined;
     this.child = undefined;
+    this.starting = undefined;
+    // A client still starting cannot be stopped (vscode-languageclient throws, and killing its
+    // process makes it tell the user "couldn't create connection"): let the start finish first.
+    if (starting) await Promise.race([starting.catch(() => undefined), delay(START_WAIT_MS)]);
     if (client?.isRunning()) {
       await Promise.race([client.stop(EXIT_GRACE_MS).catch(() => undefined), delay(EXIT_GRACE_MS)]);
     }

@@ -19,7 +19,6 @@ import {
   REPO,
   launchBrowser,
   openWorkbench,
-  runCommand,
   tempDir,
   vsixPath,
   waitForExtension,
@@ -139,16 +138,15 @@ async function timeFirstList(page: Page): Promise<number> {
 
 /**
  * The baseline, in the same window: VS Code's own settings editor ("Preferences: Open Settings
- * (UI)", a built-in editor with a list) from Enter to its first setting row; then closed.
+ * (UI)", a built-in editor with a list) from Enter to its first setting row. Its search box then
+ * takes F1 (the palette no longer opens): the window's last step.
  */
 async function timeBuiltInSettings(page: Page): Promise<number> {
   await chooseCommand(page, "Preferences: Open Settings (UI)");
   const started = Date.now();
   await page.keyboard.press("Enter");
   await page.locator(".settings-editor .setting-item").first().waitFor({ state: "attached", timeout: 60_000 });
-  const took = Date.now() - started;
-  await runCommand(page, "View: Close All Editors");
-  return took;
+  return Date.now() - started;
 }
 
 it("measures the first hooks list, the vsix size and the memory added", async () => {
@@ -191,8 +189,8 @@ it("measures the first hooks list, the vsix size and the memory added", async ()
       await new Promise((done) => setTimeout(done, SETTLE_MS));
       // The extension's steady state: activated, its server connected, no page open yet.
       hostRss.push(newestExtensionHostRss(server));
-      builtIn.push(await timeBuiltInSettings(page));
       warm.push(await timeFirstList(page));
+      builtIn.push(await timeBuiltInSettings(page)); // last: its search box keeps the keyboard
       serverRss.push(pids(`${server.extensions}/.*/server/launch.py serve`).map(rssKb).reduce((a, b) => a + b, 0) / 1024);
       await page.close();
       await new Promise((done) => setTimeout(done, 2000));
