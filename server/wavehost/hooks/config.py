@@ -79,6 +79,7 @@ class HookConfig:
     files: tuple[ConfigFile, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     hooks_disabled: bool = False  # disableAllHooks: file-based hooks do not run
+    disabled_by: Path | None = None  # the file whose disableAllHooks: true is in force
 
     def runnable(self) -> tuple[HookHandler, ...]:
         """The handlers that may run, in config order."""
@@ -329,11 +330,13 @@ def load_hook_config(
     diagnostics = [d for item in loaded for d in item.diagnostics] + plugin_problems
     diagnostics += [d for reader in readers for d in reader.diagnostics]
     diagnostics += _switch_problems(loaded)
+    disabled_by = _disabled_by(loaded)
     return HookConfig(
         handlers=tuple(h for reader in readers for h in reader.handlers),
         files=files,
         diagnostics=tuple(diagnostics),
-        hooks_disabled=_disable_all(loaded),
+        hooks_disabled=disabled_by is not None,
+        disabled_by=disabled_by,
     )
 
 
@@ -343,13 +346,14 @@ def _settings_values(loaded: list[_Loaded], key: str) -> Iterator[tuple[_Loaded,
             yield item, item.document[key]
 
 
-def _disable_all(loaded: list[_Loaded]) -> bool:
-    """`disableAllHooks` from the most specific file that sets it (local > project > user)."""
-    value = False
-    for _, setting in _settings_values(loaded, "disableAllHooks"):
+def _disabled_by(loaded: list[_Loaded]) -> Path | None:
+    """The file whose `disableAllHooks: true` is in force: the most specific file that sets it
+    (local > project > user) decides; None when hooks are on."""
+    decided: tuple[Path, bool] | None = None
+    for item, setting in _settings_values(loaded, "disableAllHooks"):
         if isinstance(setting, bool):
-            value = setting
-    return value
+            decided = (item.file.path, setting)
+    return decided[0] if decided is not None and decided[1] else None
 
 
 def _switch_problems(loaded: list[_Loaded]) -> list[Diagnostic]:

@@ -4,6 +4,7 @@ Matching is indexed per event (exact names in a dict, regexes in a list, match-a
 memoised per queried name, so an event with no matching hook costs a dictionary lookup.
 """
 
+import functools
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from anyio.abc import TaskGroup
 
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import HookConfig, HookHandler
+from wavehost.hooks.observe import RunObserver
 from wavehost.hooks.outcome import Outcome, interpret, subject_of, system_reminder
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, run_hook
@@ -69,12 +71,17 @@ class _EventIndex:
         return _dedupe(handler for _, handler in entries)
 
 
+def dedupe_key(handler: HookHandler) -> tuple[str, str | None]:
+    """What makes two hooks of one event "the same": they run once (the first in order)."""
+    return (handler.command, str(handler.plugin_root) if handler.plugin_root else None)
+
+
 def _dedupe(handlers: Iterable[HookHandler]) -> tuple[HookHandler, ...]:
     """The same command for the same event from several sources runs once (first wins)."""
     seen: set[tuple[str, str | None]] = set()
     kept: list[HookHandler] = []
     for handler in handlers:
-        key = (handler.command, str(handler.plugin_root) if handler.plugin_root else None)
+        key = dedupe_key(handler)
         if key not in seen:
             seen.add(key)
             kept.append(handler)
@@ -126,18 +133,29 @@ class BackgroundHooks:
         return len(self._scopes)
 
     def start(
-        self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
+        self,
+        handler: HookHandler,
+        stdin: bytes,
+        context: HookContext,
+        session_id: str,
+        report: Callable[[HookRun], object] | None = None,
     ) -> None:
+        """Run `handler` in the background; `report` gets its result unless it is cancelled."""
         if self._group is None:
             raise RuntimeError("BackgroundHooks must be entered (async with) before use")
-        self._group.start_soon(self._run, handler, stdin, context, session_id)
+        self._group.start_soon(self._run, handler, stdin, context, session_id, report)
 
     def cancel_all(self) -> None:
         for scope in list(self._scopes):
             scope.cancel()
 
     async def _run(
-        self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
+        self,
+        handler: HookHandler,
+        stdin: bytes,
+        context: HookContext,
+        session_id: str,
+        report: Callable[[HookRun], object] | None,
     ) -> None:
         with anyio.CancelScope() as scope:
             self._scopes.add(scope)
@@ -148,6 +166,8 @@ class BackgroundHooks:
         if scope.cancel_called:
             log.info("background hook cancelled: %s", handler.command)
             return
+        if report is not None:
+            report(run)
         log.info(
             "background %s hook %r exited %s%s\nstdout: %s\nstderr: %s",
             handler.event.name,
@@ -168,8 +188,9 @@ class BackgroundHooks:
 class HookEngine:
     """Matches events against one loaded configuration and runs the hooks that match."""
 
-    def __init__(self, config: HookConfig) -> None:
+    def __init__(self, config: HookConfig, observer: RunObserver | None = None) -> None:
         self.config = config
+        self.observer = observer  # told of every event and every run (the run log)
         self._index = {event: _EventIndex(event.spec.matcher_field is not None) for event in Event}
         for order, handler in enumerate(config.runnable()):
             self._index[handler.event].add(order, handler)
@@ -185,17 +206,24 @@ class HookEngine:
     ) -> Outcome:
         """Run every hook matching this event: foreground ones together, then interpret them."""
         event = event_of(payload)
+        observer = self.observer
+        if observer is not None:
+            observer.event(payload)
         handlers = self._index[event].lookup(subject_of(payload))
         if not handlers:
             return _EMPTY[event]
         stdin = payload.to_stdin()
+        report = functools.partial(observer.ran, payload) if observer is not None else None
         foreground: list[HookHandler] = []
         for handler in handlers:
             if handler.in_background:
-                background.start(handler, stdin, context, payload.session_id)
+                background.start(handler, stdin, context, payload.session_id, report)
             else:
                 foreground.append(handler)
         runs = await run_all(foreground, stdin, context)
+        if report is not None:
+            for run in runs:
+                report(run)
         return interpret(payload, runs)
 
 

@@ -101,6 +101,44 @@ WORKSPACE_SET_TRUSTED = Method(
     "The user changed workspace trust: the settings list and sessions opened from now on use it "
     "(no restart); wave/hooks/changed follows when it changed.",
 )
+HOOKS_HISTORY = Method(
+    "wave/hooks/history",
+    "HOOKS_HISTORY",
+    "clientToServer",
+    "HooksHistoryParams",
+    "HooksHistoryResult",
+    "settings",
+    "The recorded runs of one hook (newest first), or the last run of every hook.",
+)
+HOOKS_SAMPLE = Method(
+    "wave/hooks/sample",
+    "HOOKS_SAMPLE",
+    "clientToServer",
+    "HooksSampleParams",
+    "HooksSampleResult",
+    "settings",
+    "A sample payload of a hook's event that its matcher accepts, to edit before a test.",
+)
+HOOKS_TEST = Method(
+    "wave/hooks/test",
+    "HOOKS_TEST",
+    "clientToServer",
+    "HooksTestParams",
+    "HooksTestResult",
+    "settings",
+    "Run one hook for real with a payload: its exit code, output, timing and what the agent "
+    "would do with it; recorded in its history.",
+)
+HOOKS_EXPLAIN = Method(
+    "wave/hooks/explain",
+    "HOOKS_EXPLAIN",
+    "clientToServer",
+    "HooksExplainParams",
+    "HooksExplainResult",
+    "settings",
+    "Why a hook fires or not: each step from its file to its process, decided by the engine's "
+    "own code over the project's recent real events.",
+)
 HOOKS_CHANGED = Method(
     "wave/hooks/changed",
     "HOOKS_CHANGED",
@@ -191,6 +229,10 @@ METHODS: tuple[Method, ...] = (
     HOOKS_PREFILL,
     OPEN_CONFIG_FILE,
     WORKSPACE_SET_TRUSTED,
+    HOOKS_HISTORY,
+    HOOKS_SAMPLE,
+    HOOKS_TEST,
+    HOOKS_EXPLAIN,
     HOOKS_CHANGED,
     CHAT_OPEN,
     CHAT_SEND,

@@ -61,6 +61,7 @@ from wavehost.session.updates import (
     UpdateListener,
 )
 from wavehost.session.worktrees import Worktrees
+from wavehost.settings.runlog import RunLog
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,8 @@ class ChatSession:
         self.engine = HookEngine(
             load_hook_config(
                 self.root, home=config.home, programmatic=config.hooks, trusted=config.trusted
-            )
+            ),
+            RunLog(paths.run_log(self.root, config.home)),  # the settings page's run history
         )
         for problem in self.engine.config.diagnostics:
             where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
