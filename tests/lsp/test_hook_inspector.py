@@ -63,7 +63,14 @@ async def test_runs_in_a_chat_session_are_recorded_per_hook_and_survive_a_restar
 async def test_test_this_hook_runs_it_with_an_editable_sample_and_interprets_the_result(
     workspace: Workspace,
 ) -> None:
-    check = 'python3 -c \'import json,sys; d=json.load(sys.stdin); print(d["tool_input"], file=sys.stderr); sys.exit(2 if "rm" in d["tool_input"].get("command","") else 0)\''
+    script_file = workspace.write(
+        workspace.root / "check.py",
+        "import json, sys\n"
+        "d = json.load(sys.stdin)\n"
+        "print(d['tool_input'], file=sys.stderr)\n"
+        "sys.exit(2 if 'rm' in d['tool_input'].get('command', '') else 0)\n",
+    )
+    check = f"python3 {script_file}"
     _hooks(workspace, {"PreToolUse": [{"matcher": "Bash|Write", "hooks": [hook(check)]}]})
     async with running_server(workspace) as client:
         [hook_id] = _by_command(await client.list_hooks()).values()
