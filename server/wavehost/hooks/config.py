@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from wavehost import paths
 from wavehost.hooks.catalogue import EVENTS_BY_NAME, Event
+from wavehost.hooks.jsonerror import locate
 from wavehost.hooks.matcher import Matcher, compile_matcher
 
 Source = Literal["programmatic", "plugin", "user", "project"]
@@ -26,11 +27,53 @@ HANDLER_FIELDS = frozenset(
 )
 
 
+# What a diagnostic is about, as a code the settings page words in its own language (`message`
+# is the English text for logs and the CLI); `args` fill the code's text.
+DiagnosticCode = Literal[
+    "other",  # no code: the page shows `message`
+    "cannotRead",
+    "invalidJson",
+    "trailingComma",
+    "missingComma",
+    "notAnObject",
+    "hooksNotObject",
+    "unknownEvent",
+    "groupsNotList",
+    "groupNotObject",
+    "matcherNotString",
+    "invalidMatcher",
+    "handlersEmpty",
+    "handlerNotObject",
+    "unsupportedType",
+    "typeNotCommand",
+    "commandEmpty",
+    "invalidTimeout",
+    "notBoolean",
+    "notString",
+    "unsupportedField",
+    "switchNotBoolean",
+    "pluginsNotObject",
+    "pluginNotInstalled",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRef:
+    """The hook entry a diagnostic is about, as written (so the page can show it in place)."""
+
+    event: str
+    matcher: str | None = None
+    command: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     path: str
     pointer: str | None
     message: str
+    code: DiagnosticCode = "other"
+    args: Mapping[str, str] = field(default_factory=dict)
+    entry: EntryRef | None = None  # set when one hook entry (or group) was skipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,21 +164,39 @@ class _Reader:
     def label(self) -> str:
         return str(self.path) if self.path is not None else PROGRAMMATIC_PATH
 
-    def problem(self, pointer: str, message: str) -> None:
-        self.diagnostics.append(Diagnostic(self.label, pointer, message))
+    def problem(
+        self,
+        pointer: str,
+        message: str,
+        code: DiagnosticCode,
+        entry: EntryRef | None = None,
+        **args: str,
+    ) -> None:
+        self.diagnostics.append(Diagnostic(self.label, pointer, message, code, args, entry))
 
     def read(self, hooks: Any) -> None:
         base = pointer_join(*self.pointer_prefix)
         if not isinstance(hooks, Mapping):
-            self.problem(base, f'"hooks" must be an object of events, not {_kind(hooks)}')
+            message = f'"hooks" must be an object of events, not {_kind(hooks)}'
+            self.problem(base, message, "hooksNotObject", kind=_kind(hooks))
             return
         for name, groups in hooks.items():
             event = EVENTS_BY_NAME.get(name)
             where = pointer_join(*self.pointer_prefix, name)
             if event is None:
-                self.problem(where, f'unknown hook event "{name}"{_suggest(name)}')
+                suggestion = _suggest(name)
+                message = f'unknown hook event "{name}"{_suggestion_text(suggestion)}'
+                self.problem(
+                    where,
+                    message,
+                    "unknownEvent",
+                    EntryRef(name),
+                    event=name,
+                    suggestion=suggestion or "",
+                )
             elif not isinstance(groups, list):
-                self.problem(where, f"{name} must be a list of matcher groups, not {_kind(groups)}")
+                message = f"{name} must be a list of matcher groups, not {_kind(groups)}"
+                self.problem(where, message, "groupsNotList", EntryRef(name), kind=_kind(groups))
             else:
                 for index, group in enumerate(groups):
                     self._group(event, group, (*self.pointer_prefix, name, str(index)))
@@ -143,22 +204,39 @@ class _Reader:
     def _group(self, event: Event, group: Any, at: tuple[str, ...]) -> None:
         where = pointer_join(*at)
         if not isinstance(group, Mapping):
-            self.problem(
-                where, f'a matcher group must be an object with "hooks", not {_kind(group)}'
-            )
+            message = f'a matcher group must be an object with "hooks", not {_kind(group)}'
+            self.problem(where, message, "groupNotObject", EntryRef(event.name), kind=_kind(group))
             return
         raw_matcher = group.get("matcher")
+        commands = group.get("hooks")
+        first = commands[0] if isinstance(commands, list) and commands else None
+        command = first.get("command") if isinstance(first, Mapping) else None
         if raw_matcher is not None and not isinstance(raw_matcher, str):
-            self.problem(where + "/matcher", f"matcher must be a string, not {_kind(raw_matcher)}")
+            entry = EntryRef(event.name, None, command if isinstance(command, str) else None)
+            message = f"matcher must be a string, not {_kind(raw_matcher)}"
+            self.problem(
+                where + "/matcher", message, "matcherNotString", entry, kind=_kind(raw_matcher)
+            )
             return
         try:
             matcher = compile_matcher(raw_matcher)
         except re.error as err:
-            self.problem(where + "/matcher", f"invalid regular expression {raw_matcher!r}: {err}")
+            entry = EntryRef(event.name, raw_matcher, command if isinstance(command, str) else None)
+            message = f"invalid regular expression {raw_matcher!r}: {err}"
+            self.problem(
+                where + "/matcher",
+                message,
+                "invalidMatcher",
+                entry,
+                matcher=str(raw_matcher),
+                error=str(err),
+            )
             return
         handlers = group.get("hooks")
         if not isinstance(handlers, list) or not handlers:
-            self.problem(where + "/hooks", '"hooks" must be a non-empty list of hook commands')
+            entry = EntryRef(event.name, raw_matcher)
+            message = '"hooks" must be a non-empty list of hook commands'
+            self.problem(where + "/hooks", message, "handlersEmpty", entry)
             return
         for index, handler in enumerate(handlers):
             self._handler(event, matcher, handler, (*at, "hooks", str(index)))
@@ -167,8 +245,18 @@ class _Reader:
         where = pointer_join(*at)
         error = _handler_error(raw)
         if error is not None:
-            field_name, message = error
-            self.problem(where + (f"/{field_name}" if field_name else ""), message)
+            field_name, message, code = error
+            command = raw.get("command") if isinstance(raw, Mapping) else None
+            entry = EntryRef(
+                event.name, matcher.source, command if isinstance(command, str) else None
+            )
+            args = {"field": field_name} if field_name else {}
+            if code == "unsupportedType" and isinstance(raw, Mapping):
+                args["type"] = str(raw.get("type"))
+            if code == "handlerNotObject":
+                args["kind"] = _kind(raw)
+            pointer = where + (f"/{field_name}" if field_name else "")
+            self.problem(pointer, message, code, entry, **args)
             return
         content = fingerprint(event.name, matcher.source, raw)
         self.handlers.append(
@@ -193,32 +281,34 @@ class _Reader:
         )
 
 
-def _handler_error(raw: Any) -> tuple[str, str] | None:
-    """The first thing wrong with a handler entry, as (field, message)."""
+def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
+    """The first thing wrong with a handler entry, as (field, message, code)."""
     if not isinstance(raw, Mapping):
-        return "", f"a hook must be an object, not {_kind(raw)}"
+        return "", f"a hook must be an object, not {_kind(raw)}", "handlerNotObject"
     kind = raw.get("type")
     if kind != "command":
         if kind in ("http", "prompt", "agent", "mcp_tool"):
-            return "type", f'hook type "{kind}" is not supported; only "command" hooks run'
-        return "type", '"type" must be "command"'
+            message = f'hook type "{kind}" is not supported; only "command" hooks run'
+            return "type", message, "unsupportedType"
+        return "type", '"type" must be "command"', "typeNotCommand"
     command = raw.get("command")
     if not isinstance(command, str) or not command.strip():
-        return "command", '"command" must be a non-empty string'
+        return "command", '"command" must be a non-empty string', "commandEmpty"
     timeout = raw.get("timeout")
     if "timeout" in raw and (
         isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
     ):
-        return "timeout", '"timeout" must be a positive number of seconds'
+        return "timeout", '"timeout" must be a positive number of seconds', "invalidTimeout"
     for flag in ("async", "asyncRewake"):
         if flag in raw and not isinstance(raw[flag], bool):
-            return flag, f'"{flag}" must be true or false'
+            return flag, f'"{flag}" must be true or false', "notBoolean"
     for text in ("statusMessage", "description"):
         if text in raw and not isinstance(raw[text], str):
-            return text, f'"{text}" must be a string'
+            return text, f'"{text}" must be a string', "notString"
     unsupported = sorted(k for k in raw if k not in HANDLER_FIELDS and k in ("if", "args", "shell"))
     if unsupported:
-        return unsupported[0], f'"{unsupported[0]}" is not supported; the hook was skipped'
+        message = f'"{unsupported[0]}" is not supported; the hook was skipped'
+        return unsupported[0], message, "unsupportedField"
     return None
 
 
@@ -239,11 +329,18 @@ def _kind(value: Any) -> str:
     return names.get(type(value), "a number" if isinstance(value, int | float) else "a value")
 
 
-def _suggest(name: str) -> str:
+def _suggest(name: str) -> str | None:
+    """The event `name` means when only its case is wrong (event names are case-sensitive)."""
     for known in EVENTS_BY_NAME:
         if known.lower() == str(name).lower():
-            return f' (did you mean "{known}"? event names are case-sensitive)'
-    return ""
+            return known
+    return None
+
+
+def _suggestion_text(suggestion: str | None) -> str:
+    if suggestion is None:
+        return ""
+    return f' (did you mean "{suggestion}"? event names are case-sensitive)'
 
 
 @dataclass(frozen=True)
@@ -262,8 +359,10 @@ def _read_json(
     except FileNotFoundError:
         return _Loaded(ConfigFile(source, path, False, read_only, plugin=plugin), None)
     except (OSError, UnicodeDecodeError) as err:
-        message = f"cannot read: {err.strerror if isinstance(err, OSError) else err}"
-        return _failed(source, path, message, read_only, plugin)
+        reason = str(err.strerror if isinstance(err, OSError) else err)
+        return _failed(
+            source, path, f"cannot read: {reason}", read_only, plugin, "cannotRead", reason=reason
+        )
     if not text.strip():
         return _Loaded(
             ConfigFile(source, path, True, _read_only(path, read_only), plugin=plugin), {}
@@ -271,11 +370,22 @@ def _read_json(
     try:
         document = json.loads(text)
     except json.JSONDecodeError as err:
-        message = f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}"
-        return _failed(source, path, message, read_only, plugin)
-    if not isinstance(document, dict):
+        found = locate(text, err)
         return _failed(
-            source, path, f"must contain a JSON object, not {_kind(document)}", read_only, plugin
+            source,
+            path,
+            found.message,
+            read_only,
+            plugin,
+            found.code,
+            line=str(found.line),
+            column=str(found.column),
+            detail=found.detail,
+        )
+    if not isinstance(document, dict):
+        message = f"must contain a JSON object, not {_kind(document)}"
+        return _failed(
+            source, path, message, read_only, plugin, "notAnObject", kind=_kind(document)
         )
     return _Loaded(
         ConfigFile(source, path, True, _read_only(path, read_only), plugin=plugin), document
@@ -283,10 +393,16 @@ def _read_json(
 
 
 def _failed(
-    source: Source, path: Path, message: str, read_only: bool, plugin: str | None
+    source: Source,
+    path: Path,
+    message: str,
+    read_only: bool,
+    plugin: str | None,
+    code: DiagnosticCode,
+    **args: str,
 ) -> _Loaded:
     file = ConfigFile(source, path, True, _read_only(path, read_only), error=message, plugin=plugin)
-    return _Loaded(file, None, (Diagnostic(str(path), None, message),))
+    return _Loaded(file, None, (Diagnostic(str(path), None, message, code, args),))
 
 
 def _read_only(path: Path, forced: bool) -> bool:
@@ -359,7 +475,10 @@ def _disabled_by(loaded: list[_Loaded]) -> Path | None:
 def _switch_problems(loaded: list[_Loaded]) -> list[Diagnostic]:
     return [
         Diagnostic(
-            str(item.file.path), "/disableAllHooks", '"disableAllHooks" must be true or false'
+            str(item.file.path),
+            "/disableAllHooks",
+            '"disableAllHooks" must be true or false',
+            "switchNotBoolean",
         )
         for item, setting in _settings_values(loaded, "disableAllHooks")
         if not isinstance(setting, bool)
@@ -371,6 +490,7 @@ def _plugins(
 ) -> tuple[tuple[ConfigFile, ...], list[_Reader], list[Diagnostic]]:
     """Hooks of each plugin enabled in settings (`enabledPlugins`, later files override)."""
     enabled: dict[str, bool] = {}
+    enabled_in: dict[str, tuple[Path, str]] = {}  # where each plugin was switched on
     problems: list[Diagnostic] = []
     for item, setting in _settings_values(loaded, "enabledPlugins"):
         if not trusted and item.file.source == "project":
@@ -379,10 +499,14 @@ def _plugins(
             isinstance(v, bool) for v in setting.values()
         ):
             message = '"enabledPlugins" must be an object of plugin names to true/false'
-            problems.append(Diagnostic(str(item.file.path), "/enabledPlugins", message))
+            problems.append(
+                Diagnostic(str(item.file.path), "/enabledPlugins", message, "pluginsNotObject")
+            )
             continue
         for key, on in setting.items():
-            enabled[str(key).split("@", 1)[0]] = on
+            name = str(key).split("@", 1)[0]
+            enabled[name] = on
+            enabled_in[name] = (item.file.path, pointer_join("enabledPlugins", str(key)))
 
     files: list[ConfigFile] = []
     readers: list[_Reader] = []
@@ -392,8 +516,19 @@ def _plugins(
         if not on:
             continue
         if not root.is_dir():
+            where, pointer = enabled_in[name]
+            message = (
+                f'enabled plugin "{name}" is not installed (no folder {root}): '
+                f"install it or remove it from enabledPlugins"
+            )
             problems.append(
-                Diagnostic(str(root), None, f'enabled plugin "{name}" is not installed')
+                Diagnostic(
+                    str(where),
+                    pointer,
+                    message,
+                    "pluginNotInstalled",
+                    {"name": name, "folder": str(root)},
+                )
             )
             continue
         hooks_file = paths.plugin_hooks_file(root)

@@ -68,7 +68,7 @@ class SettingsService:
             return cached[1]
         trusted = self.trusted
         config = self.load()
-        listing = listing_of(config, self.project_dir, trusted=trusted)
+        listing = listing_of(config, self.project_dir, trusted=trusted, home=self.home)
         with self._lock:
             self._listed.update((h.handler.id, h) for h in listing.hooks)
         self._inputs = self._inputs_of(config)

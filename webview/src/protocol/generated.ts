@@ -303,7 +303,79 @@ export interface ConfigFileEntry {
 export interface DiagnosticEntry {
   path: string;
   pointer: string | null;
+  /**
+   * In English (logs, CLI); the page words `code` itself
+   */
   message: string;
+  code:
+    | "other"
+    | "cannotRead"
+    | "invalidJson"
+    | "trailingComma"
+    | "missingComma"
+    | "notAnObject"
+    | "hooksNotObject"
+    | "unknownEvent"
+    | "groupsNotList"
+    | "groupNotObject"
+    | "matcherNotString"
+    | "invalidMatcher"
+    | "handlersEmpty"
+    | "handlerNotObject"
+    | "unsupportedType"
+    | "typeNotCommand"
+    | "commandEmpty"
+    | "invalidTimeout"
+    | "notBoolean"
+    | "notString"
+    | "unsupportedField"
+    | "switchNotBoolean"
+    | "pluginsNotObject"
+    | "pluginNotInstalled";
+  /**
+   * What fills the code's text
+   */
+  args: {
+    [k: string]: string | undefined;
+  };
+  /**
+   * Set when this skipped one hook entry: shown in its place
+   */
+  entry: DiagnosticEntryRef | null;
+}
+/**
+ * The hook entry a diagnostic is about, as written in the file.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "DiagnosticEntryRef".
+ */
+export interface DiagnosticEntryRef {
+  event: string;
+  matcher: string | null;
+  command: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ExplainCase".
+ */
+export interface ExplainCase {
+  subject: string;
+  verdict: "fired" | "matched" | "noMatch" | "caseMismatch" | "partialMatch" | "deduplicated";
+  count: number;
+  lastAt: number;
+  hint: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ExplainStep".
+ */
+export interface ExplainStep {
+  code: "discovered" | "parsed" | "trusted" | "enabled" | "event" | "matcher" | "dedupe";
+  status: "pass" | "fail" | "warn" | "info";
+  args: {
+    [k: string]: string | undefined;
+  };
+  cases: ExplainCase[];
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -326,6 +398,39 @@ export interface HookEntry {
   plugin: string | null;
   dialect: "wave";
   untrusted: boolean | null;
+}
+/**
+ * One recorded run of a hook (output cut to its first lines).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HookRunEntry".
+ */
+export interface HookRunEntry {
+  hookId: string;
+  /**
+   * When it finished, in seconds since the epoch
+   */
+  at: number;
+  event: string;
+  /**
+   * What the matcher was tested against (tool name, …)
+   */
+  subject: string | null;
+  /**
+   * The chat session it ran in; null for a test
+   */
+  sessionId: string | null;
+  trigger: "session" | "test";
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  spawnError: string | null;
+  /**
+   * This run blocked what the event was about
+   */
+  blocked: boolean;
+  stdout: string;
+  stderr: string;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -351,6 +456,52 @@ export interface HooksDeleteResult {
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksExplainParams".
+ */
+export interface HooksExplainParams {
+  /**
+   * A hook id from wave/hooks/list
+   */
+  id: string;
+  /**
+   * Test the matcher against this session's events only
+   */
+  sessionId?: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksExplainResult".
+ */
+export interface HooksExplainResult {
+  id: string;
+  /**
+   * No step stops it
+   */
+  fires: boolean;
+  steps: ExplainStep[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksHistoryParams".
+ */
+export interface HooksHistoryParams {
+  /**
+   * A hook id: its runs. Absent: the last run of every hook
+   */
+  id?: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksHistoryResult".
+ */
+export interface HooksHistoryResult {
+  /**
+   * Newest first
+   */
+  runs: HookRunEntry[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "HooksListParams".
  */
 export interface HooksListParams {}
@@ -367,6 +518,10 @@ export interface HooksListResult {
    * False: project hooks are listed but never run (untrusted)
    */
   trusted: boolean;
+  /**
+   * The file whose disableAllHooks: true is in force (no file-based hook runs)
+   */
+  hooksDisabledBy: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -375,6 +530,10 @@ export interface HooksListResult {
 export interface ProjectInfo {
   dir: string;
   name: string;
+  /**
+   * The user's home (to show paths as ~/…)
+   */
+  home: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -398,6 +557,138 @@ export interface HooksPrefillResult {
    * Absolute path of the config file to open beside the chat; null if none exists
    */
   configPath: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksSampleParams".
+ */
+export interface HooksSampleParams {
+  /**
+   * A hook id from wave/hooks/list
+   */
+  id: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksSampleResult".
+ */
+export interface HooksSampleResult {
+  event: string;
+  /**
+   * A payload of the hook's event that its matcher accepts (as the hook reads it)
+   */
+  payload: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksTestParams".
+ */
+export interface HooksTestParams {
+  /**
+   * A hook id from wave/hooks/list
+   */
+  id: string;
+  /**
+   * The (edited) sample payload
+   */
+  payload: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksTestResult".
+ */
+export interface HooksTestResult {
+  /**
+   * What the hook read on stdin
+   */
+  stdin: string;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+  /**
+   * Seconds the test allowed
+   */
+  timeout: number;
+  spawnError: string | null;
+  outcome: Outcome;
+  run: HookRunEntry1;
+}
+/**
+ * What the agent would do with this result
+ */
+export interface Outcome {
+  event: string;
+  blocked: boolean;
+  toolError: string | null;
+  metaMessages: string[];
+  notices: Notice[];
+  permissionDecision: ("allow" | "deny" | "ask") | null;
+  permissionReason: string | null;
+  compactInstructions: string | null;
+  worktreePath: string | null;
+  reason: string | null;
+  logs: string[];
+  runs: RunSummary[];
+}
+/**
+ * A line for the user only; never sent to the model.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "Notice".
+ */
+export interface Notice {
+  level: "info" | "warning" | "error";
+  text: string;
+  event: string;
+  command: string | null;
+  exitCode: number | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "RunSummary".
+ */
+export interface RunSummary {
+  command: string;
+  source: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+}
+/**
+ * One recorded run of a hook (output cut to its first lines).
+ */
+export interface HookRunEntry1 {
+  hookId: string;
+  /**
+   * When it finished, in seconds since the epoch
+   */
+  at: number;
+  event: string;
+  /**
+   * What the matcher was tested against (tool name, …)
+   */
+  subject: string | null;
+  /**
+   * The chat session it ran in; null for a test
+   */
+  sessionId: string | null;
+  trigger: "session" | "test";
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  spawnError: string | null;
+  /**
+   * This run blocked what the event was about
+   */
+  blocked: boolean;
+  stdout: string;
+  stderr: string;
 }
 /**
  * `initializationOptions` of the LSP `initialize` request.
@@ -462,6 +753,26 @@ export interface OpenConfigFileResult {
   reason: ("missing" | "unsupported" | "declined") | null;
 }
 /**
+ * Everything the session must do after an event's hooks ran.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "Outcome".
+ */
+export interface Outcome1 {
+  event: string;
+  blocked: boolean;
+  toolError: string | null;
+  metaMessages: string[];
+  notices: Notice[];
+  permissionDecision: ("allow" | "deny" | "ask") | null;
+  permissionReason: string | null;
+  compactInstructions: string | null;
+  worktreePath: string | null;
+  reason: string | null;
+  logs: string[];
+  runs: RunSummary[];
+}
+/**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "PrefillArgs".
  */
@@ -506,7 +817,9 @@ export interface SettingsErrorData {
     | "permissionDenied"
     | "malformedConfig"
     | "ioError"
-    | "unknownPath";
+    | "unknownPath"
+    | "invalidPayload"
+    | "untrusted";
   path: string | null;
   message: string;
 }
@@ -568,6 +881,14 @@ export const METHODS = {
   OPEN_CONFIG_FILE: "wave/openConfigFile",
   /** The user changed workspace trust: the settings list and sessions opened from now on use it (no restart); wave/hooks/changed follows when it changed. */
   WORKSPACE_SET_TRUSTED: "wave/workspace/setTrusted",
+  /** The recorded runs of one hook (newest first), or the last run of every hook. */
+  HOOKS_HISTORY: "wave/hooks/history",
+  /** A sample payload of a hook's event that its matcher accepts, to edit before a test. */
+  HOOKS_SAMPLE: "wave/hooks/sample",
+  /** Run one hook for real with a payload: its exit code, output, timing and what the agent would do with it; recorded in its history. */
+  HOOKS_TEST: "wave/hooks/test",
+  /** Why a hook fires or not: each step from its file to its process, decided by the engine's own code over the project's recent real events. */
+  HOOKS_EXPLAIN: "wave/hooks/explain",
   /** Something the hooks list depends on changed (a config file, trust): list again. */
   HOOKS_CHANGED: "wave/hooks/changed",
   /** Open a new session or attach to one by id (open, saved, or new with that id): the answer is a full snapshot; wave/chat/updated deltas follow. */
@@ -595,6 +916,10 @@ export interface ServerRequests {
   "wave/hooks/prefill": { params: HooksPrefillParams; result: HooksPrefillResult };
   "wave/openConfigFile": { params: OpenConfigFileParams; result: OpenConfigFileResult };
   "wave/workspace/setTrusted": { params: WorkspaceSetTrustedParams; result: WorkspaceSetTrustedResult };
+  "wave/hooks/history": { params: HooksHistoryParams; result: HooksHistoryResult };
+  "wave/hooks/sample": { params: HooksSampleParams; result: HooksSampleResult };
+  "wave/hooks/test": { params: HooksTestParams; result: HooksTestResult };
+  "wave/hooks/explain": { params: HooksExplainParams; result: HooksExplainResult };
   "wave/chat/open": { params: ChatOpenParams; result: ChatOpenResult };
   "wave/chat/send": { params: ChatSendParams; result: ChatSendResult };
   "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
@@ -648,6 +973,34 @@ export const PROTOCOL_METHODS = {
   },
   "wave/workspace/setTrusted": {
     "constant": "WORKSPACE_SET_TRUSTED",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null
+  },
+  "wave/hooks/history": {
+    "constant": "HOOKS_HISTORY",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null
+  },
+  "wave/hooks/sample": {
+    "constant": "HOOKS_SAMPLE",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null
+  },
+  "wave/hooks/test": {
+    "constant": "HOOKS_TEST",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null
+  },
+  "wave/hooks/explain": {
+    "constant": "HOOKS_EXPLAIN",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
@@ -794,7 +1147,7 @@ export const LANGUAGE_RULE = {
 } as const;
 
 /** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */
-export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath"] as const;
+export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted"] as const;
 
 /** The hook event catalogue: when each event fires, in English and Chinese. */
 export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField: string | null }> = {
