@@ -52,12 +52,31 @@ export class WaveApp extends LitElement {
         flex: 1;
         max-width: 50%;
       }
+      /* Narrow panels (IDE side bars, tool windows): the file goes above the view, full width. */
+      @media (max-width: 700px) {
+        .main {
+          flex-direction: column-reverse;
+        }
+        wave-file-viewer {
+          max-width: none;
+          flex: 0 0 auto;
+          max-height: 45vh;
+        }
+      }
+      .gone {
+        margin: 8px 16px 0;
+      }
+      .gone .buttons {
+        display: flex;
+        gap: 8px;
+        margin-top: 6px;
+      }
     `,
   ];
 
   @property({ attribute: false }) rpc!: RpcClient;
   @property() view: View = "settings";
-  @state() private file: { path: string; content: string } | null = null;
+  @state() private file: { path: string; content: string; line: number | null } | null = null;
   @state() private closedReason: string | null = null;
   /** The language rendered in; the views get it too, so that `setLocale` re-renders them. */
   @state() private language: Lang = lang();
@@ -71,12 +90,23 @@ export class WaveApp extends LitElement {
     });
     this.rpc.onShell(SHELL_COMMANDS.PREFILL, (args) => this.prefill(String(args.text ?? "")));
     this.rpc.onShell(SHELL_COMMANDS.SHOW_FILE, (args) => {
-      this.file = { path: String(args.path ?? ""), content: String(args.content ?? "") };
+      this.file = { path: String(args.path ?? ""), content: String(args.content ?? ""), line: args.line ?? null };
     });
     this.rpc.onShell(SHELL_COMMANDS.SET_LOCALE, (args) => {
       if (typeof args.locale === "string") this.language = applyLocale(args.locale);
     });
     this.rpc.onClose((reason) => (this.closedReason = reason));
+  }
+
+  private renderGone(reason: string) {
+    return html`<div class="alert gone" role="alert" data-testid="gone">
+      <strong>${t("connection.gone")}</strong>
+      <div>${t("connection.why", { reason: plainGone(reason) })}</div>
+      <div>${t("connection.restartHint")}</div>
+      <div class="buttons">
+        <vscode-button data-action="reload" @click=${() => location.reload()}>${t("connection.reload")}</vscode-button>
+      </div>
+    </div>`;
   }
 
   private prefill(text: string): void {
@@ -99,20 +129,24 @@ export class WaveApp extends LitElement {
 
   override render() {
     return html`
-      ${this.closedReason !== null
-        ? html`<p class="alert" role="alert">${t("connection.closed", { reason: this.closedReason })}</p>`
-        : nothing}
+      ${this.closedReason !== null ? this.renderGone(this.closedReason) : nothing}
       ${this.view === "chat"
-        ? html`<nav>
+        ? html`<nav aria-label=${t("settings.open")}>
             <vscode-button secondary data-action="open-settings" @click=${() => this.rpc.shell(SHELL_COMMANDS.OPEN_SETTINGS, {})}
               >${t("settings.open")}</vscode-button
             >
           </nav>`
-        : nothing}
-      <div class="main">
+        : this.rpc.transportName === "websocket"
+          ? html`<nav aria-label=${t("settings.backToChat")}>
+              <vscode-button secondary data-action="back-to-chat" @click=${() => this.rpc.shell(SHELL_COMMANDS.OPEN_CHAT, {})}
+                >${t("settings.backToChat")}</vscode-button
+              >
+            </nav>`
+          : nothing}
+      <main class="main">
         <div class="view">
           ${this.view === "settings"
-            ? html`<wave-hooks-page .rpc=${this.rpc} .language=${this.language}></wave-hooks-page>`
+            ? html`<wave-hooks-page .rpc=${this.rpc} .language=${this.language} ?connected=${this.closedReason === null}></wave-hooks-page>`
             : html`<wave-chat-panel .rpc=${this.rpc} .language=${this.language}></wave-chat-panel>`}
         </div>
         ${this.file
@@ -120,12 +154,19 @@ export class WaveApp extends LitElement {
               .language=${this.language}
               .path=${this.file.path}
               .content=${this.file.content}
+              .line=${this.file.line}
               @close=${() => (this.file = null)}
             ></wave-file-viewer>`
           : nothing}
-      </div>
+      </main>
     `;
   }
+}
+
+/** "wavehost serve exited with code -15" in words a person reads (the detail stays, small). */
+export function plainGone(reason: string): string {
+  const exited = /exited with code (-?\d+)/.exec(reason);
+  return exited ? t("connection.exited", { detail: reason }) : reason;
 }
 
 declare global {

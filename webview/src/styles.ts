@@ -24,7 +24,7 @@ export const base = css`
   .alert {
     border: 1px solid var(--vscode-inputValidation-errorBorder, #be1100);
     background: var(--vscode-inputValidation-errorBackground, #5a1d1d);
-    color: var(--vscode-errorForeground, var(--vscode-foreground, #f48771));
+    color: var(--vscode-foreground, #cccccc); /* errorForeground on this background fails contrast */
     padding: 6px 10px;
     border-radius: 2px;
     margin: 8px 0;

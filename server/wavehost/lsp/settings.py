@@ -9,7 +9,7 @@ import logging
 from typing import Any, TypeVar
 
 from anyio import to_thread
-from lsprotocol.types import ShowDocumentParams
+from lsprotocol.types import Position, Range, ShowDocumentParams
 from pygls.lsp.server import LanguageServer
 
 from wavehost.lsp.edge import Params, RequestFailedError, dump, handlers_for, off_loop, parse, spawn
@@ -135,8 +135,12 @@ class SettingsFeature:
         window = self._server.client_capabilities.window
         if not (window and window.show_document and window.show_document.support):
             return dump(OpenConfigFileResult(opened=False, reason="unsupported"))
+        at = None
+        if request.line is not None:
+            start = Position(line=request.line - 1, character=0)
+            at = Range(start=start, end=start)
         shown = await self._server.window_show_document_async(
-            ShowDocumentParams(uri=file.path.absolute().as_uri(), take_focus=True)
+            ShowDocumentParams(uri=file.path.absolute().as_uri(), take_focus=True, selection=at)
         )
         return dump(
             OpenConfigFileResult(opened=shown.success, reason=None if shown.success else "declined")

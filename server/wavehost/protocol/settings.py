@@ -172,6 +172,11 @@ class HooksDeleteResult(WireModel):
 
 class OpenConfigFileParams(WireModel):
     path: str = Field(min_length=1, description="A config file path that wave/hooks/list reported")
+    line: int | None = Field(
+        default=None,
+        ge=1,
+        description="Show this 1-based line (e.g. where the file fails to parse)",
+    )
 
 
 class OpenConfigFileResult(WireModel):

@@ -33,6 +33,7 @@ class PrefillArgs(WireModel):
 class ShowFileArgs(WireModel):
     path: str = Field(description="Absolute path of the file shown")
     content: str = Field(description="Its text (a shell shows only files of bounded size)")
+    line: int | None = Field(default=None, description="The 1-based line to show and mark")
 
 
 class SetLocaleArgs(WireModel):

@@ -163,8 +163,12 @@ class BrowserShell:
             log.warning("cannot show %s: %s", path, err)
             return {"success": False}
         # Delivered before the answer, so the page has the file before its request returns.
+        selection = params.get("selection") if isinstance(params, dict) else None
+        start = selection.get("start") if isinstance(selection, dict) else None
+        row = start.get("line") if isinstance(start, dict) else None
+        line = row + 1 if isinstance(row, int) and row >= 0 else None
         for page in list(self.pages):
-            await page.shell(table.SHOW_FILE, path=str(path), content=content)
+            await page.shell(table.SHOW_FILE, path=str(path), content=content, line=line)
         return {"success": True}
 
     async def _ask_page(self, method: str, params: Any) -> Any:

@@ -740,6 +740,10 @@ export interface OpenConfigFileParams {
    * A config file path that wave/hooks/list reported
    */
   path: string;
+  /**
+   * Show this 1-based line (e.g. where the file fails to parse)
+   */
+  line?: number | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -836,6 +840,10 @@ export interface ShowFileArgs {
    * Its text (a shell shows only files of bounded size)
    */
   content: string;
+  /**
+   * The 1-based line to show and mark
+   */
+  line: number | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -1148,6 +1156,13 @@ export const LANGUAGE_RULE = {
 
 /** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */
 export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted"] as const;
+
+/** What a diagnostic is about (`DiagnosticEntry.code`): the page words each one. */
+export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","typeNotCommand","commandEmpty","invalidTimeout","notBoolean","notString","unsupportedField","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
+
+/** The steps of "Why didn't my hook fire?" and the verdicts of its matcher cases. */
+export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","event","matcher","dedupe"] as const;
+export const EXPLAIN_VERDICTS = ["fired","matched","noMatch","caseMismatch","partialMatch","deduplicated"] as const;
 
 /** The hook event catalogue: when each event fires, in English and Chinese. */
 export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField: string | null }> = {
