@@ -29,6 +29,10 @@ export const base = css`
     border-radius: 2px;
     margin: 8px 0;
   }
+  .alert .muted,
+  .warning .muted {
+    color: inherit;
+  }
   .status {
     border: 1px solid var(--vscode-inputValidation-infoBorder, #007acc);
     background: var(--vscode-inputValidation-infoBackground, #063b49);

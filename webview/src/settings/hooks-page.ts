@@ -153,8 +153,16 @@ export class WaveHooksPage extends LitElement {
         margin-bottom: 8px;
         background: var(--vscode-editorWidget-background, transparent);
       }
+      /* Switched off: dimmed by a dashed, backgroundless frame and muted text (not opacity, which
+         would take the text below readable contrast). */
       li.hook.off {
-        opacity: 0.62;
+        background: transparent;
+        border-style: dashed;
+        color: var(--vscode-descriptionForeground, #9d9d9d);
+      }
+      li.hook.off .command {
+        background: transparent;
+        border: 1px dashed var(--vscode-widget-border, #454545);
       }
       li.hook.broken {
         border-style: dashed;
