@@ -9,5 +9,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 60_000,
+    // A page waiting for a real server: on a loaded 2-core machine the default 1 s is too short
+    // (a chat session took longer to open). A poll still ends as soon as its condition holds.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -24,8 +24,8 @@ export function listing(): HooksListResult {
   return {
     project: { dir: "/work/demo", name: "demo", home: "/home/u" },
     configFiles: [
-      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null },
-      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null },
+      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null },
+      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null },
       {
         source: "project",
         path: "/work/demo/.wave/settings.local.json",
@@ -33,8 +33,10 @@ export function listing(): HooksListResult {
         readOnly: false,
         error: "Expecting ',' delimiter: line 3 column 5",
         plugin: null,
+        untrusted: null,
+        ignoredSettings: null,
       },
-      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, error: null, plugin: "fmt" },
+      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, error: null, plugin: "fmt", untrusted: null, ignoredSettings: null },
     ],
     hooks: [
       hook({ id: "u1", source: "user", event: "Stop", matcher: null, command: "notify-send done", timeout: 5 }),

@@ -6,11 +6,12 @@ yields a `Diagnostic` (file, JSON pointer, message) and is skipped; everything e
 Order: programmatic, plugins, user, project, local.
 """
 
+import dataclasses
 import hashlib
 import json
-import os
 import re
-from collections.abc import Iterator, Mapping
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -18,7 +19,10 @@ from typing import Any, Literal
 from wavehost import paths
 from wavehost.hooks.catalogue import EVENTS_BY_NAME, Event
 from wavehost.hooks.jsonerror import locate
+from wavehost.hooks.jsonpointer import pointer_join
 from wavehost.hooks.matcher import Matcher, compile_matcher
+from wavehost.hooks.safe_read import JsonRead, is_directory, read_json
+from wavehost.hooks.settings_files import SettingsFile, WaveSettings, kind_of, read_settings
 
 Source = Literal["programmatic", "plugin", "user", "project"]
 PROGRAMMATIC_PATH = "<programmatic>"
@@ -84,6 +88,8 @@ class ConfigFile:
     read_only: bool
     error: str | None = None
     plugin: str | None = None
+    untrusted: bool = False  # a project file of an untrusted workspace: listed, never applied
+    ignored: tuple[str, ...] = ()  # the settings it sets that are not applied (untrusted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,20 +139,6 @@ class HookConfig:
         )
 
 
-def pointer_join(*parts: str | int) -> str:
-    """A JSON pointer (RFC 6901) from its parts."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
-def pointer_split(pointer: str) -> list[str | int]:
-    """The parts of a JSON pointer; all-digit parts are list indexes."""
-    parts: list[str | int] = []
-    for raw in pointer.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        parts.append(int(part) if part.isdigit() else part)
-    return parts
-
-
 @dataclass
 class _Reader:
     """Validates one hooks object, collecting handlers and diagnostics."""
@@ -177,8 +169,8 @@ class _Reader:
     def read(self, hooks: Any) -> None:
         base = pointer_join(*self.pointer_prefix)
         if not isinstance(hooks, Mapping):
-            message = f'"hooks" must be an object of events, not {_kind(hooks)}'
-            self.problem(base, message, "hooksNotObject", kind=_kind(hooks))
+            message = f'"hooks" must be an object of events, not {kind_of(hooks)}'
+            self.problem(base, message, "hooksNotObject", kind=kind_of(hooks))
             return
         for name, groups in hooks.items():
             event = EVENTS_BY_NAME.get(name)
@@ -195,17 +187,36 @@ class _Reader:
                     suggestion=suggestion or "",
                 )
             elif not isinstance(groups, list):
-                message = f"{name} must be a list of matcher groups, not {_kind(groups)}"
-                self.problem(where, message, "groupsNotList", EntryRef(name), kind=_kind(groups))
+                message = f"{name} must be a list of matcher groups, not {kind_of(groups)}"
+                self.problem(where, message, "groupsNotList", EntryRef(name), kind=kind_of(groups))
             else:
                 for index, group in enumerate(groups):
                     self._group(event, group, (*self.pointer_prefix, name, str(index)))
+        self.handlers = self._identified(self.handlers)
+
+    def _identified(self, handlers: list[HookHandler]) -> list[HookHandler]:
+        """Give each handler its id: file, position, content, and how many identical entries the
+        file has. The count makes ids unreusable: when one of two identical entries is deleted,
+        the other one moves up to its position but does not take over its id, so a retried or
+        doubled delete finds nothing instead of deleting the twin."""
+        twins = Counter(h.fingerprint for h in handlers)
+        return [
+            dataclasses.replace(
+                h,
+                id=_digest(
+                    self.source, self.label, h.pointer, h.fingerprint, str(twins[h.fingerprint])
+                ),
+            )
+            for h in handlers
+        ]
 
     def _group(self, event: Event, group: Any, at: tuple[str, ...]) -> None:
         where = pointer_join(*at)
         if not isinstance(group, Mapping):
-            message = f'a matcher group must be an object with "hooks", not {_kind(group)}'
-            self.problem(where, message, "groupNotObject", EntryRef(event.name), kind=_kind(group))
+            message = f'a matcher group must be an object with "hooks", not {kind_of(group)}'
+            self.problem(
+                where, message, "groupNotObject", EntryRef(event.name), kind=kind_of(group)
+            )
             return
         raw_matcher = group.get("matcher")
         commands = group.get("hooks")
@@ -213,9 +224,9 @@ class _Reader:
         command = first.get("command") if isinstance(first, Mapping) else None
         if raw_matcher is not None and not isinstance(raw_matcher, str):
             entry = EntryRef(event.name, None, command if isinstance(command, str) else None)
-            message = f"matcher must be a string, not {_kind(raw_matcher)}"
+            message = f"matcher must be a string, not {kind_of(raw_matcher)}"
             self.problem(
-                where + "/matcher", message, "matcherNotString", entry, kind=_kind(raw_matcher)
+                where + "/matcher", message, "matcherNotString", entry, kind=kind_of(raw_matcher)
             )
             return
         try:
@@ -254,14 +265,14 @@ class _Reader:
             if code == "unsupportedType" and isinstance(raw, Mapping):
                 args["type"] = str(raw.get("type"))
             if code == "handlerNotObject":
-                args["kind"] = _kind(raw)
+                args["kind"] = kind_of(raw)
             pointer = where + (f"/{field_name}" if field_name else "")
             self.problem(pointer, message, code, entry, **args)
             return
         content = fingerprint(event.name, matcher.source, raw)
         self.handlers.append(
             HookHandler(
-                id=_digest(self.source, self.label, where, content),
+                id="",  # see _identified
                 event=event,
                 matcher=matcher,
                 command=raw["command"],
@@ -284,7 +295,7 @@ class _Reader:
 def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
     """The first thing wrong with a handler entry, as (field, message, code)."""
     if not isinstance(raw, Mapping):
-        return "", f"a hook must be an object, not {_kind(raw)}", "handlerNotObject"
+        return "", f"a hook must be an object, not {kind_of(raw)}", "handlerNotObject"
     kind = raw.get("type")
     if kind != "command":
         if kind in ("http", "prompt", "agent", "mcp_tool"):
@@ -322,13 +333,6 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:20]
 
 
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    return names.get(type(value), "a number" if isinstance(value, int | float) else "a value")
-
-
 def _suggest(name: str) -> str | None:
     """The event `name` means when only its case is wrong (event names are case-sensitive)."""
     for known in EVENTS_BY_NAME:
@@ -343,72 +347,48 @@ def _suggestion_text(suggestion: str | None) -> str:
     return f' (did you mean "{suggestion}"? event names are case-sensitive)'
 
 
-@dataclass(frozen=True)
-class _Loaded:
-    file: ConfigFile
-    document: Mapping[str, Any] | None
-    diagnostics: tuple[Diagnostic, ...] = ()
+def handlers_in(source: Source, path: Path, document: Mapping[str, Any]) -> list[HookHandler]:
+    """The hooks a settings document at `path` defines, with the ids a list gives them."""
+    reader = _Reader(source, path)
+    if "hooks" in document:
+        reader.read(document["hooks"])
+    return reader.handlers
 
 
-def _read_json(
-    source: Source, path: Path, *, read_only: bool, plugin: str | None = None
-) -> _Loaded:
-    """Read one config file. A missing file is normal; anything else wrong is reported."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return _Loaded(ConfigFile(source, path, False, read_only, plugin=plugin), None)
-    except (OSError, UnicodeDecodeError) as err:
-        reason = str(err.strerror if isinstance(err, OSError) else err)
-        return _failed(
-            source, path, f"cannot read: {reason}", read_only, plugin, "cannotRead", reason=reason
-        )
-    if not text.strip():
-        return _Loaded(
-            ConfigFile(source, path, True, _read_only(path, read_only), plugin=plugin), {}
-        )
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as err:
-        found = locate(text, err)
-        return _failed(
-            source,
-            path,
-            found.message,
-            read_only,
-            plugin,
-            found.code,
-            line=str(found.line),
-            column=str(found.column),
-            detail=found.detail,
-        )
-    if not isinstance(document, dict):
-        message = f"must contain a JSON object, not {_kind(document)}"
-        return _failed(
-            source, path, message, read_only, plugin, "notAnObject", kind=_kind(document)
-        )
-    return _Loaded(
-        ConfigFile(source, path, True, _read_only(path, read_only), plugin=plugin), document
+def _settings_file(file: SettingsFile) -> ConfigFile:
+    error = file.error
+    return ConfigFile(
+        file.source,
+        file.path,
+        file.read.exists,
+        file.read_only if file.read.exists else False,
+        error=error,
+        untrusted=not file.trusted,
+        ignored=file.ignored,
     )
 
 
-def _failed(
-    source: Source,
-    path: Path,
-    message: str,
-    read_only: bool,
-    plugin: str | None,
-    code: DiagnosticCode,
-    **args: str,
-) -> _Loaded:
-    file = ConfigFile(source, path, True, _read_only(path, read_only), error=message, plugin=plugin)
-    return _Loaded(file, None, (Diagnostic(str(path), None, message, code, args),))
+def _read_problems(read: JsonRead, error: str | None) -> list[Diagnostic]:
+    """A file's own problems: why it cannot be used, else its warnings (duplicate keys)."""
+    if error is not None:
+        return [_file_problem(read, error)]
+    return [Diagnostic(str(read.path), at or None, message) for at, message in read.warnings]
 
 
-def _read_only(path: Path, forced: bool) -> bool:
-    if forced:
-        return True
-    return not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+def _file_problem(read: JsonRead, error: str) -> Diagnostic:
+    """Why a file cannot be used, with a code; a syntax error at the line that needs the fix."""
+    path = str(read.path)
+    problem = read.problem
+    if problem is not None and problem.kind == "syntax" and read.text is not None:
+        try:
+            json.loads(read.text)
+        except json.JSONDecodeError as err:
+            found = locate(read.text, err)
+            args = {"line": str(found.line), "column": str(found.column), "detail": found.detail}
+            return Diagnostic(path, None, found.message, found.code, args)
+    if problem is None:  # readable JSON of the wrong shape
+        return Diagnostic(path, None, error, "notAnObject")
+    return Diagnostic(path, None, error, "cannotRead", {"reason": error})
 
 
 def load_hook_config(
@@ -419,34 +399,30 @@ def load_hook_config(
     trusted: bool = True,
 ) -> HookConfig:
     """Load every hook source. Never raises for bad configuration: problems become diagnostics."""
-    settings: list[tuple[Source, Path]] = [("user", paths.user_settings(home))]
-    if project_dir is not None:
-        settings += [
-            ("project", paths.project_settings(project_dir)),
-            ("project", paths.local_settings(project_dir)),
-        ]
-    loaded = [_read_json(source, path, read_only=False) for source, path in settings]
-
+    settings = read_settings(project_dir, home=home, trusted=trusted)
     readers: list[_Reader] = []
     if programmatic:
         reader = _Reader("programmatic", None, pointer_prefix=())
         reader.read(programmatic)
         readers.append(reader)
 
-    plugin_files, plugin_readers, plugin_problems = _plugins(loaded, home, trusted)
+    plugin_files, plugin_readers, plugin_problems = _plugins(settings, home)
     readers += plugin_readers
-    for item in loaded:
-        if item.document is not None and "hooks" in item.document:
-            reader = _Reader(item.file.source, item.file.path)
-            reader.untrusted = not trusted and item.file.source == "project"
-            reader.read(item.document["hooks"])
+    diagnostics: list[Diagnostic] = []
+    for file in settings.files:
+        diagnostics += _read_problems(file.read, file.error)
+        document = file.document
+        if document is not None and "hooks" in document:
+            # An untrusted project's hooks are read to be listed; they never run.
+            reader = _Reader(file.source, file.path, untrusted=not file.trusted)
+            reader.read(document["hooks"])
             readers.append(reader)
 
-    files = tuple(item.file for item in loaded) + plugin_files
-    diagnostics = [d for item in loaded for d in item.diagnostics] + plugin_problems
+    files = tuple(_settings_file(file) for file in settings.files) + plugin_files
+    diagnostics += plugin_problems
     diagnostics += [d for reader in readers for d in reader.diagnostics]
-    diagnostics += _switch_problems(loaded)
-    disabled_by = _disabled_by(loaded)
+    diagnostics += _switch_problems(settings)
+    disabled_by = _disabled_by(settings)
     return HookConfig(
         handlers=tuple(h for reader in readers for h in reader.handlers),
         files=files,
@@ -456,57 +432,49 @@ def load_hook_config(
     )
 
 
-def _settings_values(loaded: list[_Loaded], key: str) -> Iterator[tuple[_Loaded, Any]]:
-    for item in loaded:
-        if item.document is not None and key in item.document:
-            yield item, item.document[key]
-
-
-def _disabled_by(loaded: list[_Loaded]) -> Path | None:
-    """The file whose `disableAllHooks: true` is in force: the most specific file that sets it
-    (local > project > user) decides; None when hooks are on."""
+def _disabled_by(settings: WaveSettings) -> Path | None:
+    """The file whose `disableAllHooks: true` is in force: the most specific trusted file that
+    sets it (local > project > user) decides; None when hooks are on."""
     decided: tuple[Path, bool] | None = None
-    for item, setting in _settings_values(loaded, "disableAllHooks"):
+    for file, setting in settings.values("disableAllHooks"):
         if isinstance(setting, bool):
-            decided = (item.file.path, setting)
+            decided = (file.path, setting)
     return decided[0] if decided is not None and decided[1] else None
 
 
-def _switch_problems(loaded: list[_Loaded]) -> list[Diagnostic]:
+def _switch_problems(settings: WaveSettings) -> list[Diagnostic]:
     return [
         Diagnostic(
-            str(item.file.path),
+            str(file.path),
             "/disableAllHooks",
             '"disableAllHooks" must be true or false',
             "switchNotBoolean",
         )
-        for item, setting in _settings_values(loaded, "disableAllHooks")
+        for file, setting in settings.values("disableAllHooks")
         if not isinstance(setting, bool)
     ]
 
 
 def _plugins(
-    loaded: list[_Loaded], home: Path | None, trusted: bool
+    settings: WaveSettings, home: Path | None
 ) -> tuple[tuple[ConfigFile, ...], list[_Reader], list[Diagnostic]]:
     """Hooks of each plugin enabled in settings (`enabledPlugins`, later files override)."""
     enabled: dict[str, bool] = {}
     enabled_in: dict[str, tuple[Path, str]] = {}  # where each plugin was switched on
     problems: list[Diagnostic] = []
-    for item, setting in _settings_values(loaded, "enabledPlugins"):
-        if not trusted and item.file.source == "project":
-            continue
+    for file, setting in settings.values("enabledPlugins"):
         if not isinstance(setting, Mapping) or not all(
             isinstance(v, bool) for v in setting.values()
         ):
             message = '"enabledPlugins" must be an object of plugin names to true/false'
             problems.append(
-                Diagnostic(str(item.file.path), "/enabledPlugins", message, "pluginsNotObject")
+                Diagnostic(str(file.path), "/enabledPlugins", message, "pluginsNotObject")
             )
             continue
         for key, on in setting.items():
             name = str(key).split("@", 1)[0]
             enabled[name] = on
-            enabled_in[name] = (item.file.path, pointer_join("enabledPlugins", str(key)))
+            enabled_in[name] = (file.path, pointer_join("enabledPlugins", str(key)))
 
     files: list[ConfigFile] = []
     readers: list[_Reader] = []
@@ -515,7 +483,7 @@ def _plugins(
         root = root_dir / name
         if not on:
             continue
-        if not root.is_dir():
+        if not is_directory(root):
             where, pointer = enabled_in[name]
             message = (
                 f'enabled plugin "{name}" is not installed (no folder {root}): '
@@ -532,13 +500,17 @@ def _plugins(
             )
             continue
         hooks_file = paths.plugin_hooks_file(root)
-        item = _read_json("plugin", hooks_file, read_only=True, plugin=name)
-        if not item.file.exists:
+        read = read_json(hooks_file)
+        if not read.exists:
             continue
-        files.append(item.file)
-        problems += item.diagnostics
-        if item.document is not None and "hooks" in item.document:
+        document = read.document if isinstance(read.document, dict) else None
+        error = read.error
+        if error is None and document is None:
+            error = f"must contain a JSON object, not {kind_of(read.document)}"
+        files.append(ConfigFile("plugin", hooks_file, True, True, error=error, plugin=name))
+        problems += _read_problems(read, error)
+        if document is not None and "hooks" in document:
             reader = _Reader("plugin", hooks_file, plugin=name, plugin_root=root)
-            reader.read(item.document["hooks"])
+            reader.read(document["hooks"])
             readers.append(reader)
     return tuple(files), readers, problems

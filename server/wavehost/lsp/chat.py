@@ -208,7 +208,12 @@ class ChatFeature:
         resume = request.session_id
         try:
             choice = await to_thread.run_sync(
-                lambda: choose(request.provider, request.model, None, chat_settings(root))
+                lambda: choose(
+                    request.provider,
+                    request.model,
+                    None,
+                    chat_settings(root, trusted=self._options.trusted),
+                )
             )
             provider = await to_thread.run_sync(make_provider, choice)
         except ProviderError as err:

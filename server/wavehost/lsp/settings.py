@@ -12,6 +12,7 @@ from anyio import to_thread
 from lsprotocol.types import Position, Range, ShowDocumentParams
 from pygls.lsp.server import LanguageServer
 
+from wavehost.hooks.safe_read import is_regular_file
 from wavehost.lsp.edge import Params, RequestFailedError, dump, handlers_for, off_loop, parse, spawn
 from wavehost.lsp.workspace import WorkspaceOptions
 from wavehost.protocol import table
@@ -130,7 +131,7 @@ class SettingsFeature:
     async def open_config_file(self, params: Params) -> dict[str, Any]:
         request = parse(OpenConfigFileParams, params, table.OPEN_CONFIG_FILE)
         file = await self._run(self.settings.config_file, request.path)
-        if not await to_thread.run_sync(file.path.is_file):
+        if not await to_thread.run_sync(is_regular_file, file.path):
             return dump(OpenConfigFileResult(opened=False, reason="missing"))
         window = self._server.client_capabilities.window
         if not (window and window.show_document and window.show_document.support):

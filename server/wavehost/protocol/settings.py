@@ -27,6 +27,16 @@ class ConfigFileEntry(WireModel):
     read_only: bool
     error: str | None = None
     plugin: str | None = None
+    untrusted: bool | None = Field(
+        default=None,
+        description="True: a project file of an untrusted workspace; it is listed, nothing in it "
+        "is applied",
+    )
+    ignored_settings: list[str] | None = Field(
+        default=None,
+        description="The settings this (untrusted) file sets that are not applied, e.g. "
+        '["hooks", "disableAllHooks", "provider"]',
+    )
 
     @classmethod
     def of(cls, listed: ListedFile) -> Self:
@@ -38,6 +48,8 @@ class ConfigFileEntry(WireModel):
             read_only=file.read_only,
             error=file.error,
             plugin=file.plugin,
+            untrusted=file.untrusted or None,
+            ignored_settings=list(file.ignored) or None,
         )
 
 

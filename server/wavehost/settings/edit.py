@@ -1,9 +1,12 @@
 """Deleting one hook from its settings file, safely.
 
-The file is re-read under a lock and the entry checked against the fingerprint it had when it was
-listed: if it changed or moved, nothing is written (`conflict`). The entry is cut out of the text
-(`jsontext`), so every other byte stays; a group left without handlers and an event left without
-groups go too. The result is written atomically (`files`).
+Under the folder's lock the file is read (bounded, like every config read) and the entry looked
+up by its id: if it changed, moved, or lost an identical twin since it was listed, nothing is
+written (`conflict`). The entry is cut out of the text (`jsontext`), so every other byte stays,
+a byte-order mark too; a group left without handlers and an event left without groups go too.
+The result replaces the file only if the file is still the version that was read (`files`): an
+editor that does not take the lock may have written meanwhile; then the delete starts over from
+the new text, a few times, before it answers `conflict`.
 """
 
 import errno
@@ -12,12 +15,20 @@ import os
 from pathlib import Path
 from typing import Any
 
-from wavehost.hooks.config import HookHandler, fingerprint, pointer_split
+from wavehost.hooks.config import HookHandler, handlers_in
+from wavehost.hooks.jsonpointer import pointer_split
+from wavehost.hooks.safe_read import JsonRead, read_json
 from wavehost.settings.errors import SettingsError
-from wavehost.settings.files import locked_directory, replace_atomically
+from wavehost.settings.files import (
+    FileVersion,
+    locked_directory,
+    remove_stale_temps,
+    replace_if_unchanged,
+)
 from wavehost.settings.jsontext import Key, remove_member
 
 RELOAD = "Reload the list and try again."
+ATTEMPTS = 5  # reads of a file that keeps changing under a delete, before `conflict`
 
 
 def delete_handler(handler: HookHandler) -> None:
@@ -28,13 +39,19 @@ def delete_handler(handler: HookHandler) -> None:
     target = listed.resolve()  # a symlinked settings file (dotfiles): edit the file it points to
     try:
         with locked_directory(target.parent):
-            text = _read(target, listed)
-            document = _parse(text, listed)
-            path = _removal_path(document, handler)
-            edited = _edited(text, document, path, listed)
-            if not os.access(target, os.W_OK):
-                raise PermissionError
-            replace_atomically(target, edited.encode("utf-8"))
+            remove_stale_temps(target)
+            for _ in range(ATTEMPTS):
+                read = _read(target, listed)
+                document = _document(read, listed)
+                path = _removal_path(document, handler)
+                assert read.text is not None
+                assert read.data is not None
+                assert read.stat is not None
+                edited = read.encode(_edited(read.text, document, path, listed))
+                if not os.access(target, os.W_OK):
+                    raise PermissionError
+                if replace_if_unchanged(target, FileVersion.of(read.stat, read.data), edited):
+                    return
     except FileNotFoundError as err:
         message = f"{listed} no longer exists, so the hook is already gone. {RELOAD}"
         raise SettingsError("notFound", message, listed) from err
@@ -47,56 +64,48 @@ def delete_handler(handler: HookHandler) -> None:
             raise SettingsError("readOnly", message, listed) from err
         message = f"Could not update {listed}: {err.strerror or err}."
         raise SettingsError("ioError", message, listed) from err
+    message = f"{listed} kept changing while the hook was being deleted. {RELOAD}"
+    raise SettingsError("conflict", message, listed)
 
 
-def _read(target: Path, listed: Path) -> str:
-    data = target.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        message = f"{listed} is not UTF-8 text ({err.reason} at byte {err.start}); fix it first."
-        raise SettingsError("malformedConfig", message, listed) from err
+def _read(target: Path, listed: Path) -> JsonRead:
+    read = read_json(target)
+    if not read.exists:
+        raise FileNotFoundError(errno.ENOENT, "no such file", str(target))
+    problem = read.problem
+    if problem is None:
+        return read
+    if problem.kind == "permission":
+        message = f"No permission to read {listed}."
+        raise SettingsError("permissionDenied", message, listed)
+    if problem.kind in ("io", "notRegular", "tooLarge"):
+        raise SettingsError("ioError", f"Could not update {listed}: {problem.message}.", listed)
+    message = f"{listed}: {problem.message}. Fix it before deleting hooks from it."
+    raise SettingsError("malformedConfig", message, listed)
 
 
-def _parse(text: str, listed: Path) -> dict[str, Any]:
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as err:
-        message = (
-            f"{listed} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}); "
-            "fix it before deleting hooks from it."
-        )
-        raise SettingsError("malformedConfig", message, listed) from err
-    if not isinstance(document, dict):
+def _document(read: JsonRead, listed: Path) -> dict[str, Any]:
+    if not isinstance(read.document, dict):
         message = f"{listed} must contain a JSON object; fix it before deleting hooks from it."
         raise SettingsError("malformedConfig", message, listed)
-    return document
+    return read.document
 
 
 def _removal_path(document: dict[str, Any], handler: HookHandler) -> list[Key]:
     """What to cut: the handler, or its group if it is the last handler, or the whole event."""
-    conflict = SettingsError(
-        "conflict",
-        f"This hook changed or moved in {handler.path} since the list was loaded. {RELOAD}",
-        handler.path,
-    )
+    assert handler.path is not None
+    assert handler.source != "programmatic"
+    if not any(h.id == handler.id for h in handlers_in(handler.source, handler.path, document)):
+        raise SettingsError(
+            "conflict",
+            f"This hook changed or moved in {handler.path} since the list was loaded. {RELOAD}",
+            handler.path,
+        )
+    # The id is still there, so the pointer leads to a valid handler in a valid group.
     parts = pointer_split(handler.pointer)
-    match parts:
-        case ["hooks", str(event), int(group_index), "hooks", int(handler_index)]:
-            pass
-        case _:
-            raise conflict
-    events = document.get("hooks")
-    groups = events.get(event) if isinstance(events, dict) else None
-    if not isinstance(groups, list) or group_index >= len(groups):
-        raise conflict
-    group = groups[group_index]
-    handlers = group.get("hooks") if isinstance(group, dict) else None
-    if not isinstance(handlers, list) or handler_index >= len(handlers):
-        raise conflict
-    if fingerprint(event, group.get("matcher"), handlers[handler_index]) != handler.fingerprint:
-        raise conflict
-    if len(handlers) > 1:
+    _, event, group_index, _, _ = parts
+    groups = document["hooks"][event]
+    if len(groups[group_index]["hooks"]) > 1:
         return parts
     return parts[:3] if len(groups) > 1 else parts[:2]
 

@@ -1,18 +1,45 @@
-"""Safe file replacement: an exclusive lock per directory, and atomic temp-file + rename writes."""
+"""Safe file replacement: an exclusive lock per directory, and checked, atomic temp-file writes.
+
+Other wavehost processes take the lock; editors do not. So a replacement must not lose what an
+editor wrote after the file was read: `replace_if_unchanged` writes the new bytes to a temp file
+and swaps it in only if the file at the path is still the one that was read (same inode, size,
+mtime and bytes). Where the system can exchange two paths atomically (Linux `renameat2`
+RENAME_EXCHANGE), the check is made on what the swap took out, so no write can slip in between
+check and swap: an editor's rename is seen as a different inode, an editor's in-place write (which
+truncates on open) as changed size, mtime or bytes; then the swap is undone and the caller re-reads.
+Elsewhere the check is made just before a plain rename.
+
+A crash can leave a temp file behind (`.settings.json.<random>.tmp`); the next edit in that folder
+removes it, under the lock, when no other wavehost can be writing one.
+"""
 
 import contextlib
+import ctypes
+import errno
+import functools
+import logging
 import os
+import re
 import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
+
+from wavehost.hooks.safe_read import read_bytes
 
 if sys.platform != "win32":
     import fcntl
 
+log = logging.getLogger(__name__)
+
 _in_process = threading.Lock()  # Windows has no flock: there, only this process is serialised
+TEMP_SUFFIX = ".tmp"
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
 
 
 @contextlib.contextmanager
@@ -36,29 +63,135 @@ def locked_directory(directory: Path) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
-def replace_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data`: a temp file in the same directory, fsynced, renamed over.
+@dataclass(frozen=True, slots=True)
+class FileVersion:
+    """One version of a file, as it was read."""
 
-    Readers see the old file or the new one, never a mix; the mode (and the owner, where allowed)
-    of the old file is kept.
-    """
-    old = os.stat(path)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    data: bytes
+
+    @classmethod
+    def of(cls, st: os.stat_result, data: bytes) -> "FileVersion":
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, data)
+
+    def matches(self, path: Path) -> bool:
+        """Whether the file at `path` is still this version (never raises)."""
+        try:
+            data, st = read_bytes(path, limit=max(self.size, 1))
+        except OSError:  # gone, replaced by something else, grown past the old size
+            return False
+        return FileVersion.of(st, data) == self
+
+
+def temp_pattern(path: Path) -> re.Pattern[str]:
+    """The names `write_temp` gives temp files for `path` (mkstemp: 8 random characters)."""
+    return re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+
+
+def remove_stale_temps(path: Path) -> int:
+    """Remove temp files a crashed write left next to `path`. Call with the folder locked: then
+    no wavehost is writing one. Returns how many were removed."""
+    pattern = temp_pattern(path)
+    removed = 0
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return 0
+    for name in names:
+        if not pattern.fullmatch(name):
+            continue
+        stray = path.parent / name
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(os.lstat(stray).st_mode):
+                os.unlink(stray)
+                removed += 1
+    if removed:
+        log.info("removed %d stale temp file(s) next to %s", removed, path)
+    return removed
+
+
+def write_temp(path: Path, data: bytes, like: os.stat_result) -> tuple[Path, int]:
+    """`data` in a new temp file next to `path`, fsynced, with the mode (and owner, where
+    allowed) of `like`. Returns the temp file and its inode."""
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(data)
             file.flush()
-            os.fchmod(file.fileno(), stat.S_IMODE(old.st_mode))
-            if sys.platform != "win32" and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+            os.fchmod(file.fileno(), stat.S_IMODE(like.st_mode))
+            if sys.platform != "win32" and (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
                 with contextlib.suppress(PermissionError):
-                    os.fchown(file.fileno(), old.st_uid, old.st_gid)
+                    os.fchown(file.fileno(), like.st_uid, like.st_gid)
             os.fsync(file.fileno())
-        os.replace(temp, path)
+            inode = os.fstat(file.fileno()).st_ino
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         raise
+    return Path(temp), inode
+
+
+def replace_if_unchanged(path: Path, expected: FileVersion, data: bytes) -> bool:
+    """Replace `path` with `data` if it is still the version `expected`; True when replaced.
+
+    False means the file changed since it was read: nothing was changed, re-read and redo.
+    Readers see the old file or the new one, never a mix.
+    """
+    temp, ours = write_temp(path, data, os.stat(path))
+    try:
+        if not expected.matches(path):  # changed while the new text was made: no need to try
+            return False
+        if not _exchange(temp, path):  # no atomic exchange here: check, then rename
+            os.replace(temp, path)
+        elif not expected.matches(temp):  # what came out is not what was read: undo the swap
+            _undo(temp, path, ours)
+            return False
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
     _fsync_directory(path.parent)
+    return True
+
+
+def _undo(temp: Path, path: Path, ours: int) -> None:
+    """Swap back after a failed check: the other writer's file returns to `path`, ours to
+    `temp` (to be removed)."""
+    _exchange(temp, path)
+    if os.stat(temp).st_ino != ours:
+        # Our file was replaced in the instant it was visible: that newest file stays.
+        log.warning("%s was replaced twice while it was being edited", path)
+        _exchange(temp, path)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically exchange two paths; False where the system cannot."""
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False  # the kernel or the file system cannot: fall back to a checked rename
+    raise OSError(err, os.strerror(err), str(b))
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    """Linux's renameat2 from the C library (glibc >= 2.28, musl >= 1.2), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    at, name = ctypes.c_int, ctypes.c_char_p
+    function.argtypes = [at, name, at, name, ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return cast(Callable[..., int], function)
 
 
 def _fsync_directory(directory: Path) -> None:

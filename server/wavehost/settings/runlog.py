@@ -24,7 +24,7 @@ from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.outcome import interpret, subject_of
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookRun
-from wavehost.settings.files import locked_directory, replace_atomically
+from wavehost.settings.files import locked_directory, write_temp
 
 log = logging.getLogger(__name__)
 
@@ -230,4 +230,5 @@ class RunLog:
                 start += 1
             data = b"".join(lines[start:])
             with contextlib.suppress(FileNotFoundError):
-                replace_atomically(self.path, data)
+                temp, _ = write_temp(self.path, data, os.stat(self.path))
+                os.replace(temp, self.path)

@@ -10,6 +10,7 @@ from typing import Any
 from wavehost import paths
 from wavehost.hooks.config import ConfigFile, HookConfig, HookHandler, load_hook_config
 from wavehost.hooks.payloads import HookInput
+from wavehost.hooks.safe_read import is_regular_file
 from wavehost.language import language_of
 from wavehost.settings.edit import RELOAD, delete_handler
 from wavehost.settings.errors import SettingsError
@@ -189,4 +190,4 @@ def _read_only_message(listed: ListedHook) -> str:
 
 def _existing(path: Path) -> Path | None:
     """Only an existing file is offered to open: no placeholder paths (seed, 边界情况)."""
-    return path if path.exists() else None
+    return path if is_regular_file(path) else None

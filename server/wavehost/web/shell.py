@@ -23,6 +23,7 @@ from urllib.request import url2pathname
 
 from aiohttp import WSCloseCode, web
 
+from wavehost.hooks.safe_read import decode_lossy, read_bytes
 from wavehost.protocol import table
 from wavehost.web.lsp_client import (
     INTERNAL_ERROR,
@@ -155,10 +156,9 @@ class BrowserShell:
         path = path_from_uri(uri)
         if path is None or not self.pages:
             return {"success": False}
-        try:
-            if path.stat().st_size > MAX_VIEWED_FILE:
-                return {"success": False}
-            content = path.read_text(encoding="utf-8", errors="replace")
+        try:  # bounded, regular files only: the viewer shows config files, not /dev/zero
+            data, _ = await asyncio.to_thread(read_bytes, path, limit=MAX_VIEWED_FILE)
+            content = decode_lossy(data)
         except OSError as err:
             log.warning("cannot show %s: %s", path, err)
             return {"success": False}

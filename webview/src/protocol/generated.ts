@@ -295,6 +295,14 @@ export interface ConfigFileEntry {
   readOnly: boolean;
   error: string | null;
   plugin: string | null;
+  /**
+   * True: a project file of an untrusted workspace; it is listed, nothing in it is applied
+   */
+  untrusted: boolean | null;
+  /**
+   * The settings this (untrusted) file sets that are not applied, e.g. ["hooks", "disableAllHooks", "provider"]
+   */
+  ignoredSettings: string[] | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema

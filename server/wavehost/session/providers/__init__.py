@@ -5,20 +5,20 @@
 set is used. `scripted` replays the JSON file named by `--script` or `WAVE_SCRIPT`.
 """
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wavehost import paths
+from wavehost.hooks.settings_files import read_settings
 from wavehost.session.providers.base import Provider, ProviderError
 from wavehost.session.providers.scripted import ScriptedProvider, load_script
 
 PROVIDERS = ("anthropic", "openai", "scripted")
 DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4.1", "scripted": "scripted"}
 API_KEYS = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
+CHAT_KEYS = ("provider", "model", "script")
 
 
 @dataclass(frozen=True)
@@ -28,24 +28,14 @@ class ProviderChoice:
     script: Path | None = None
 
 
-def chat_settings(project_dir: Path, home: Path | None = None) -> dict[str, Any]:
-    """`provider`, `model` and `script` from the settings files; unreadable files are skipped
-    (the hook configuration reports them)."""
-    merged: dict[str, Any] = {}
-    for path in (
-        paths.user_settings(home),
-        paths.project_settings(project_dir),
-        paths.local_settings(project_dir),
-    ):
-        try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(document, dict):
-            merged.update(
-                {k: v for k, v in document.items() if k in ("provider", "model", "script")}
-            )
-    return merged
+def chat_settings(
+    project_dir: Path, home: Path | None = None, *, trusted: bool = True
+) -> dict[str, Any]:
+    """`provider`, `model` and `script` from the settings files, the most specific file winning;
+    an untrusted project's files count for nothing. Unreadable files are skipped (the hook
+    configuration reports them)."""
+    settings = read_settings(project_dir, home=home, trusted=trusted)
+    return {key: value for key in CHAT_KEYS if (value := settings.value(key)) is not None}
 
 
 def choose(

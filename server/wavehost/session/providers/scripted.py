@@ -5,7 +5,6 @@ The file is a list of turns (or `{"turns": [...]}`); each model call takes the n
 HTTP server speaks the real wire protocols from the same turns, so one script drives either.
 """
 
-import json
 import uuid
 from collections.abc import AsyncGenerator, Sequence
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 import anyio
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from wavehost.hooks.safe_read import read_json
 from wavehost.session.messages import ToolCall
 from wavehost.session.providers.base import ModelRequest, ProviderError, StreamEvent, TextDelta
 
@@ -41,10 +41,10 @@ _TURNS = TypeAdapter(list[ScriptedTurn])
 
 
 def load_script(path: Path) -> list[ScriptedTurn]:
-    try:
-        raw: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
-        raise ProviderError(f"cannot read the script {path}: {err}") from err
+    read = read_json(path)
+    if not read.exists or read.error is not None:
+        raise ProviderError(f"cannot read the script {path}: {read.error or 'no such file'}")
+    raw: Any = read.document
     if isinstance(raw, dict):
         raw = raw.get("turns")
     try:

@@ -1,0 +1,39 @@
+package dev.wavehost.jetbrains.core.protocol
+
+enum class Direction { CLIENT_TO_SERVER, SERVER_TO_CLIENT }
+
+enum class Kind { REQUEST, NOTIFICATION }
+
+/** One row of the method table (ProtocolTable.kt is generated from the server's schema). */
+data class ProtocolMethod(
+    val name: String,
+    val direction: Direction,
+    val kind: Kind,
+    /** Its params carry a `sessionId`: the relay routes it to (or binds it from) that session's page. */
+    val sessionScoped: Boolean,
+)
+
+/** The allow-lists a shell derives from the table. */
+object Protocol {
+    private val byName = ProtocolTable.METHODS.associateBy { it.name }
+
+    fun method(name: String): ProtocolMethod? = byName[name]
+
+    /**
+     * Requests a page may send (relayed to the server); anything else is refused. Workspace trust
+     * is the IDE's to say, never the page's: the shell sends it itself.
+     */
+    fun isPageRequest(name: String): Boolean = name != ProtocolTable.WORKSPACE_SET_TRUSTED &&
+        byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.REQUEST } == true
+
+    fun isPageNotification(name: String): Boolean =
+        byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.NOTIFICATION } == true
+
+    /** Server notifications delivered to pages. */
+    fun isServerNotification(name: String): Boolean =
+        byName[name]?.let { it.direction == Direction.SERVER_TO_CLIENT && it.kind == Kind.NOTIFICATION } == true
+
+    /** Server requests a page answers (e.g. a permission question). */
+    fun isServerRequest(name: String): Boolean =
+        byName[name]?.let { it.direction == Direction.SERVER_TO_CLIENT && it.kind == Kind.REQUEST } == true
+}

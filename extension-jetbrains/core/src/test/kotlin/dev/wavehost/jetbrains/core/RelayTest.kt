@@ -1,0 +1,294 @@
+package dev.wavehost.jetbrains.core
+
+import com.google.gson.JsonElement
+import com.google.gson.JsonObject
+import com.google.gson.JsonParser
+import dev.wavehost.jetbrains.core.protocol.ProtocolTable
+import dev.wavehost.jetbrains.core.protocol.ShellCommands
+import dev.wavehost.jetbrains.core.relay.PageHandle
+import dev.wavehost.jetbrains.core.relay.PageLink
+import dev.wavehost.jetbrains.core.relay.Relay
+import dev.wavehost.jetbrains.core.relay.ServerPort
+import dev.wavehost.jetbrains.core.relay.ShellActions
+import dev.wavehost.jetbrains.core.relay.View
+import org.eclipse.lsp4j.jsonrpc.ResponseErrorException
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseError
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.assertThrows
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.CopyOnWriteArrayList
+import java.util.concurrent.ExecutionException
+import java.util.concurrent.Executors
+import java.util.concurrent.TimeUnit
+
+/**
+ * The relay's rules with the server's side played by the test (when it answers is what these
+ * tests control); the real server is behind it in HostIntegrationTest and the JCEF tests.
+ */
+class RelayTest {
+    private val thread = Executors.newSingleThreadScheduledExecutor()
+    private val actions = RecordingActions()
+    private val relay = Relay(actions, thread)
+    private val server = ScriptedServer()
+
+    @AfterEach
+    fun stop() {
+        thread.shutdownNow()
+    }
+
+    /** The relay thread has handled everything submitted so far. */
+    private fun settle() = thread.submit {}.get(5, TimeUnit.SECONDS)
+
+    private fun page(view: View = View.SETTINGS, ready: Boolean = true): Pair<PageHandle, FakePage> {
+        val link = FakePage()
+        val handle = relay.attach(view, link)
+        if (ready) handle.receive("""{"kind":"shell","command":"${ShellCommands.READY}","args":{"view":"${view.id}"}}""")
+        settle()
+        return handle to link
+    }
+
+    private fun request(page: PageHandle, id: String, method: String, params: String = "{}") =
+        page.receive("""{"kind":"request","id":"$id","method":"$method","params":$params}""")
+
+    @Test
+    fun `requests reach the server in the order the page sent them, answers go back by id`() {
+        relay.serverUp(server)
+        val (page, link) = page()
+        request(page, "p1", ProtocolTable.HOOKS_LIST)
+        request(page, "p2", ProtocolTable.HOOKS_PREFILL, """{"action":"new","source":"user"}""")
+        settle()
+        assertEquals(listOf(ProtocolTable.HOOKS_LIST, ProtocolTable.HOOKS_PREFILL), server.calls.map { it.first })
+        server.answer(1, JsonParser.parseString("""{"prompt":"x"}"""))
+        server.answer(0, JsonParser.parseString("""{"hooks":[]}"""))
+        settle()
+        assertEquals(listOf("p2", "p1"), link.envelopes().map { it["id"].asString })
+        assertEquals("x", link.envelopes()[0]["result"].asJsonObject["prompt"].asString)
+    }
+
+    @Test
+    fun `only the table's page requests pass, anything else is refused with -32601 and never reaches the server`() {
+        relay.serverUp(server)
+        val (page, link) = page()
+        request(page, "a", "workspace/executeCommand")
+        request(page, "b", ProtocolTable.CHAT_UPDATED) // a server notification, not a page request
+        request(page, "c", ProtocolTable.CHAT_REQUEST_PERMISSION) // server → client only
+        settle()
+        assertEquals(emptyList<Pair<String, JsonElement?>>(), server.calls)
+        val errors = link.envelopes().map { it["error"].asJsonObject }
+        assertEquals(listOf(-32601, -32601, -32601), errors.map { it["code"].asInt })
+        assertEquals("workspace/executeCommand is not a wavehost method", errors[0]["message"].asString)
+    }
+
+    @Test
+    fun `the server's error reaches the page unchanged, data reason included`() {
+        relay.serverUp(server)
+        val (page, link) = page()
+        request(page, "d", ProtocolTable.HOOKS_DELETE, """{"id":"h1"}""")
+        settle()
+        val data = JsonParser.parseString("""{"reason":"conflict","path":"/p/.wave/settings.json","message":"changed"}""")
+        server.fail(0, ResponseErrorException(ResponseError(-32803, "the file changed", data)))
+        settle()
+        val error = link.envelopes().single()["error"].asJsonObject
+        assertEquals(-32803, error["code"].asInt)
+        assertEquals("the file changed", error["message"].asString)
+        assertEquals(data, error["data"])
+    }
+
+    @Test
+    fun `nothing is sent to a page before it is ready, what waited arrives in order`() {
+        relay.serverUp(server)
+        val (page, link) = page(ready = false)
+        relay.serverNotification(ProtocolTable.HOOKS_CHANGED, JsonObject())
+        request(page, "p1", ProtocolTable.HOOKS_LIST)
+        settle()
+        server.answer(0, JsonObject())
+        settle()
+        assertEquals(0, link.scripts.size)
+        page.receive("""{"kind":"shell","command":"${ShellCommands.READY}","args":{}}""")
+        settle()
+        assertEquals(listOf("notification", "response"), link.envelopes().map { it["kind"].asString })
+    }
+
+    @Test
+    fun `closeSettings closes the tab only after what the page sent next (openChat) was handled`() {
+        relay.serverUp(server)
+        val (settings, _) = page(View.SETTINGS)
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.CLOSE_SETTINGS}","args":{}}""")
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_CHAT}","args":{"prefill":"帮我编辑钩子"}}""")
+        settle()
+        assertEquals(listOf("openChat"), actions.calls)
+        Thread.sleep(Relay.CLOSE_GRACE_MILLIS + 200)
+        settle()
+        assertEquals(listOf("openChat", "closeSettings settings page ${settings.id}"), actions.calls)
+    }
+
+    @Test
+    fun `the prefill waits for the chat page to be ready`() {
+        val (settings, _) = page(View.SETTINGS)
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_CHAT}","args":{"prefill":"hello"}}""")
+        settle()
+        val (handle, chat) = page(View.CHAT, ready = false)
+        assertEquals(0, chat.scripts.size)
+        handle.receive("""{"kind":"shell","command":"${ShellCommands.READY}","args":{}}""")
+        settle()
+        val prefill = chat.envelopes().single()
+        assertEquals("prefill", prefill["command"].asString)
+        assertEquals("hello", prefill["args"].asJsonObject["text"].asString)
+    }
+
+    @Test
+    fun `a server request goes to the page of its session, and its answer back to the server`() {
+        relay.serverUp(server)
+        val (first, firstLink) = page(View.CHAT)
+        val (second, secondLink) = page(View.CHAT)
+        request(first, "o1", ProtocolTable.CHAT_OPEN)
+        request(second, "o2", ProtocolTable.CHAT_OPEN)
+        settle()
+        server.answer(0, JsonParser.parseString("""{"sessionId":"s-first"}"""))
+        server.answer(1, JsonParser.parseString("""{"sessionId":"s-second"}"""))
+        settle()
+        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, JsonParser.parseString("""{"sessionId":"s-first","toolName":"Write"}"""))
+        settle()
+        val asked = firstLink.envelopes().last()
+        assertEquals("request", asked["kind"].asString)
+        assertEquals(1, secondLink.envelopes().size, "the other session's page is not asked")
+        first.receive("""{"kind":"response","id":"${asked["id"].asString}","result":{"allow":true}}""")
+        assertEquals(JsonParser.parseString("""{"allow":true}"""), answer.get(5, TimeUnit.SECONDS))
+        // A session's notifications go to its page only.
+        relay.serverNotification(ProtocolTable.CHAT_UPDATED, JsonParser.parseString("""{"sessionId":"s-second","deltas":[]}"""))
+        settle()
+        assertEquals(2, secondLink.envelopes().size)
+        assertEquals(2, firstLink.envelopes().size)
+    }
+
+    @Test
+    fun `a question the server withdraws ($cancelRequest) is withdrawn from the page, a late answer is ignored`() {
+        relay.serverUp(server)
+        val (page, link) = page(View.CHAT)
+        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, JsonParser.parseString("""{"sessionId":"s1"}"""))
+        settle()
+        val id = link.envelopes().last()["id"].asString
+        answer.cancel(true) // what lsp4j does on the server's $/cancelRequest
+        settle()
+        settle()
+        val withdrawn = link.envelopes().last()
+        assertEquals("notification", withdrawn["kind"].asString)
+        assertEquals("\$/cancelRequest", withdrawn["method"].asString)
+        assertEquals(id, withdrawn["params"].asJsonObject["id"].asString)
+        page.receive("""{"kind":"response","id":"$id","result":{"allow":true}}""")
+        settle()
+        assertTrue(answer.isCancelled)
+    }
+
+    @Test
+    fun `a closed page's question is answered with an error, with no chat page the server is told at once`() {
+        val (page, link) = page(View.CHAT)
+        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, JsonParser.parseString("""{"sessionId":"s1"}"""))
+        settle()
+        assertEquals(1, link.envelopes().size)
+        page.dispose()
+        val closed = assertThrows<ExecutionException> { answer.get(5, TimeUnit.SECONDS) }
+        assertEquals("the page was closed", (closed.cause as ResponseErrorException).responseError.message)
+        val nobody = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, JsonParser.parseString("""{"sessionId":"s1"}"""))
+        val none = assertThrows<ExecutionException> { nobody.get(5, TimeUnit.SECONDS) }
+        assertEquals("no wavehost page is open to answer", (none.cause as ResponseErrorException).responseError.message)
+    }
+
+    @Test
+    fun `when the server stops, waiting requests are answered with the reason, and so are new ones`() {
+        relay.serverUp(server)
+        val (page, link) = page()
+        request(page, "p1", ProtocolTable.HOOKS_LIST)
+        settle()
+        relay.serverDown("wavehost serve stopped (exit code 1): boom")
+        request(page, "p2", ProtocolTable.HOOKS_LIST)
+        settle()
+        server.answer(0, JsonObject()) // too late: already answered
+        settle()
+        val answers = link.envelopes()
+        assertEquals(listOf("p1", "p2"), answers.map { it["id"].asString })
+        assertTrue(answers.all { it["error"].asJsonObject["message"].asString == "wavehost serve stopped (exit code 1): boom" })
+    }
+
+    @Test
+    fun `a page that gives up on its request ($cancelRequest) cancels it at the server`() {
+        relay.serverUp(server)
+        val (page, _) = page()
+        request(page, "c1", ProtocolTable.CHAT_COMPACT, """{"sessionId":"s1"}""")
+        settle()
+        page.receive("""{"kind":"notification","method":"${'$'}/cancelRequest","params":{"id":"c1"}}""")
+        settle()
+        assertTrue(server.futures[0].isCancelled)
+    }
+
+    @Test
+    fun `what is not an envelope is ignored`() {
+        relay.serverUp(server)
+        val (page, link) = page()
+        for (junk in listOf("", "null", "[1]", "{\"kind\":\"request\"}", "{\"kind\":\"nope\"}", "x".repeat(9 * 1024 * 1024))) page.receive(junk)
+        settle()
+        assertEquals(0, link.scripts.size)
+        assertEquals(0, server.calls.size)
+    }
+}
+
+class FakePage : PageLink {
+    val scripts = CopyOnWriteArrayList<String>()
+    var reloads = 0
+
+    override fun execute(script: String) {
+        scripts.add(script)
+    }
+
+    override fun reload() {
+        reloads++
+    }
+
+    /** The envelopes the dispatch scripts delivered, in order. */
+    fun envelopes(): List<JsonObject> = scripts.mapNotNull { envelopeOf(it) }
+
+    companion object {
+        private val DISPATCH = Regex("""^window\.dispatchEvent\(new MessageEvent\("message", \{ data: (".*") \}\)\);$""", RegexOption.DOT_MATCHES_ALL)
+
+        fun envelopeOf(script: String): JsonObject? =
+            DISPATCH.find(script)?.let { JsonParser.parseString(JsonParser.parseString(it.groupValues[1]).asString).asJsonObject }
+    }
+}
+
+class RecordingActions : ShellActions {
+    val calls = CopyOnWriteArrayList<String>()
+
+    override fun openChat() {
+        calls.add("openChat")
+    }
+
+    override fun closeSettings(page: PageHandle) {
+        calls.add("closeSettings $page")
+    }
+
+    override fun openSettings() {
+        calls.add("openSettings")
+    }
+}
+
+/** The server's side of the connection, answering when the test says so. */
+class ScriptedServer : ServerPort {
+    val calls = CopyOnWriteArrayList<Pair<String, JsonElement?>>()
+    val futures = CopyOnWriteArrayList<CompletableFuture<JsonElement?>>()
+
+    override fun request(method: String, params: JsonElement?): CompletableFuture<JsonElement?> {
+        calls.add(method to params)
+        return CompletableFuture<JsonElement?>().also { futures.add(it) }
+    }
+
+    override fun notify(method: String, params: JsonElement?) {
+        calls.add(method to params)
+    }
+
+    fun answer(index: Int, result: JsonElement) = futures[index].complete(result)
+
+    fun fail(index: Int, error: Throwable) = futures[index].completeExceptionally(error)
+}
