@@ -45,6 +45,7 @@ async def test_list_reports_each_hook_with_its_source_file_and_read_only_flag(
     )
     assert (user["event"], user["description"]) == ("Stop", "says bye")
     assert (guard["source"], guard["matcher"], guard["timeout"]) == ("project", "Bash", 5)
+    assert user["pointer"] == "/hooks/Stop/0/hooks/0"  # where it is in its file: the page's order
     assert (fmt["source"], fmt["path"], fmt["async"]) == (
         "project",
         str(workspace.local_settings),

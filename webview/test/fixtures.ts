@@ -3,6 +3,7 @@ import type { HookEntry, HooksListResult } from "../src/protocol/generated";
 export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "source">): HookEntry {
   return {
     path: `/home/u/.wave/settings.json`,
+    pointer: "/hooks/PreToolUse/0/hooks/0",
     readOnly: false,
     event: "PreToolUse",
     matcher: "Bash",

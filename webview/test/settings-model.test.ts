@@ -65,6 +65,33 @@ describe("grouping and filtering", () => {
     ]);
   });
 
+  it("shows a broken entry where it is in its file, between the hooks around it", () => {
+    const file = "/work/demo/.wave/settings.json";
+    const local = "/work/demo/.wave/settings.local.json";
+    const base = listing();
+    const list = {
+      ...base,
+      hooks: [
+        hook({ id: "b", source: "project", path: file, pointer: "/hooks/PreToolUse/2/hooks/0" }),
+        hook({ id: "a", source: "project", path: file, pointer: "/hooks/PreToolUse/0/hooks/1" }),
+        hook({ id: "c", source: "project", path: file, pointer: "/hooks/PreToolUse/10/hooks/0" }),
+        hook({ id: "l", source: "project", path: local, pointer: "/hooks/PreToolUse/0/hooks/0" }),
+      ],
+      diagnostics: [
+        {
+          path: file,
+          pointer: "/hooks/PreToolUse/1/matcher",
+          message: "invalid regular expression",
+          code: "invalidMatcher" as const,
+          args: { matcher: "(", error: "missing )" },
+          entry: { event: "PreToolUse", matcher: "(", command: "./x.sh" },
+        },
+      ],
+    };
+    const groups = groupRows(bySource(list).project, { query: "", event: "" });
+    expect(groups.map((g) => g.rows.map((r) => (r.kind === "hook" ? r.hook.id : "broken")))).toEqual([["a", "broken", "b", "c", "l"]]);
+  });
+
   it("filters on event, matcher and command text, every word", () => {
     const view = bySource(listing()).project;
     const ids = (query: string, event = "") =>

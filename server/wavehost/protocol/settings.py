@@ -57,6 +57,7 @@ class HookEntry(WireModel):
     id: str
     source: HookSource
     path: str
+    pointer: str = Field(description="Where the handler is in its file (JSON pointer)")
     read_only: bool
     event: str
     matcher: str | None = None
@@ -78,6 +79,7 @@ class HookEntry(WireModel):
             id=handler.id,
             source=listed.source,
             path=str(listed.path),
+            pointer=handler.pointer,
             read_only=listed.read_only,
             event=handler.event.name,
             matcher=handler.matcher.source,

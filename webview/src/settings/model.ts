@@ -106,12 +106,42 @@ function rowText(row: Row): string {
   return [e?.event ?? "", e?.matcher ?? "", e?.command ?? "", row.diagnostic.message].join("\n");
 }
 
-/** Rows of one tab that pass the filter, grouped by event (catalogue order, unknown events last). */
-export function groupRows(view: SourceView, filter: Filter): EventGroup[] {
+function rowPlace(row: Row): { path: string; pointer: string } {
+  return row.kind === "hook" ? row.hook : { path: row.diagnostic.path, pointer: row.diagnostic.pointer ?? "" };
+}
+
+/** JSON pointers in document order: segment by segment, array indexes as numbers. */
+export function comparePointers(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] === y[i]) continue;
+    const m = Number(x[i]);
+    const n = Number(y[i]);
+    if (x[i] !== "" && y[i] !== "" && Number.isInteger(m) && Number.isInteger(n)) return m - n;
+    return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/** A tab's rows as its files have them: files in listing order, entries in document order. */
+function inFileOrder(view: SourceView): Row[] {
+  const fileRank = new Map(view.files.map((f, i) => [f.path, i]));
+  const rank = (path: string) => fileRank.get(path) ?? view.files.length;
   const rows: Row[] = [
     ...view.hooks.map((hook): Row => ({ kind: "hook", hook })),
     ...view.broken.map((diagnostic): Row => ({ kind: "broken", diagnostic, source: view.source })),
   ];
+  return rows
+    .map((row) => ({ row, place: rowPlace(row) }))
+    .sort((a, b) => rank(a.place.path) - rank(b.place.path) || a.place.path.localeCompare(b.place.path) || comparePointers(a.place.pointer, b.place.pointer))
+    .map(({ row }) => row);
+}
+
+/** Rows of one tab that pass the filter, grouped by event (catalogue order, unknown events last);
+ * in a group, rows stand where they are in their files, broken entries among them. */
+export function groupRows(view: SourceView, filter: Filter): EventGroup[] {
+  const rows = inFileOrder(view);
   const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
   const kept = rows.filter((row) => {
     if (filter.event && rowEvent(row) !== filter.event) return false;
@@ -166,6 +196,12 @@ export function rowNames(hooks: HookEntry[], shortPath: (path: string) => string
     names.set(h.id, name);
   }
   return names;
+}
+
+/** Two listings of one hook say the same about it (every field is a plain value). */
+export function sameHook(a: HookEntry, b: HookEntry): boolean {
+  const keys = Object.keys(a) as (keyof HookEntry)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 export function canChange(hook: HookEntry): boolean {
