@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { type Browser, type Page, type WebSocket, chromium } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(here, "../..");
@@ -182,4 +183,28 @@ export function collectProblems(page: Page): string[] {
 
 export function chromiumAvailable(): boolean {
   return spawnSync(CHROMIUM, ["--version"]).status === 0;
+}
+
+export interface BrowserSuite {
+  browser: Browser;
+  ws: Workspace;
+  server: WebServer | null;
+}
+
+/** A test file's browser (one launch), and after each test its server stopped and workspace removed. */
+export function browserSuite(): BrowserSuite {
+  const suite = { server: null } as BrowserSuite;
+  beforeAll(async () => {
+    suite.browser = await launchBrowser();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+  });
+  afterEach(async () => {
+    await suite.server?.stop();
+    suite.server = null;
+    suite.ws?.remove();
+  });
+  return suite;
 }

@@ -3,8 +3,9 @@ import "@vscode-elements/elements/dist/vscode-progress-ring/index.js";
 import "../toast";
 import "./inspector";
 
-import { LitElement, css, html, nothing } from "lit";
+import { LitElement, type PropertyValues, type TemplateResult, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
+import { keyed } from "lit/directives/keyed.js";
 import { repeat } from "lit/directives/repeat.js";
 
 import { type Key, type Lang, lang, t } from "../i18n";
@@ -27,6 +28,7 @@ import {
   type BrokenFile,
   type EventGroup,
   type Filter,
+  type Row,
   type Source,
   type SourceView,
   bySource,
@@ -41,10 +43,16 @@ import {
   orphanProblems,
   plainReason,
   rowNames,
+  sameHook,
   serverMessage,
   tabBadge,
   whatToDo,
 } from "./model";
+
+/** Rows rendered at once (more than a tall window shows), then this many more per frame: a long
+ * list paints its first screen quickly and the rest follows without blocking input. */
+const FIRST_ROWS = 40;
+const MORE_ROWS = 80;
 
 /** The settings page's hooks tab: three source tabs, rows grouped by event, the hook inspector. */
 @customElement("wave-hooks-page")
@@ -147,6 +155,9 @@ export class WaveHooksPage extends LitElement {
         margin: 0;
       }
       li.hook {
+        /* Rows off screen are neither laid out nor painted until scrolled to. */
+        content-visibility: auto;
+        contain-intrinsic-size: auto 96px;
         border: 1px solid var(--vscode-widget-border, #454545);
         border-radius: 4px;
         padding: 8px 12px;
@@ -308,6 +319,8 @@ export class WaveHooksPage extends LitElement {
   @state() private pendingDelete: HookEntry | null = null;
   @state() private busy = false;
   @state() private lastRuns = new Map<string, HookRunEntry>();
+  /** How many rows of the current tab and filter are in the DOM (grows frame by frame). */
+  @state() private shownRows = FIRST_ROWS;
   @query("dialog.delete") private dialog!: HTMLDialogElement;
   @query("wave-toast") private toast!: WaveToast;
   @query("wave-hook-inspector") private inspector!: WaveHookInspector;
@@ -316,6 +329,10 @@ export class WaveHooksPage extends LitElement {
   private unsubscribe: (() => void) | null = null;
   private loadSeq = 0;
   private derived: { list: HooksListResult; views: Record<Source, SourceView>; names: Map<string, string> } | null = null;
+  private grouped: { view: SourceView; filter: Filter; groups: EventGroup[] } | null = null;
+  /** Each row's template and what it was made from: an unchanged row is not re-evaluated. */
+  private rowCache = new Map<string, { hook: HookEntry; key: string; result: TemplateResult }>();
+  private moreFrame = 0;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -327,6 +344,24 @@ export class WaveHooksPage extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.unsubscribe?.();
+    cancelAnimationFrame(this.moreFrame);
+    this.moreFrame = 0;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // A first list, another tab or filter starts again from its first screen of rows.
+    const restart = ["filter", "selected"].some((k) => changed.has(k as keyof WaveHooksPage));
+    if (restart || (changed.has("list" as keyof WaveHooksPage) && !changed.get("list" as keyof WaveHooksPage))) this.shownRows = FIRST_ROWS;
+  }
+
+  protected override updated(): void {
+    if (this.moreFrame || !this.list) return;
+    const total = this.groups(this.view.views[this.currentTab(this.view.views)]).reduce((n, g) => n + g.rows.length, 0);
+    if (this.shownRows >= total) return;
+    this.moreFrame = requestAnimationFrame(() => {
+      this.moreFrame = 0;
+      this.shownRows += MORE_ROWS;
+    });
   }
 
   /** Fetches the list from the server; a later reload wins over an earlier slow one. */
@@ -336,7 +371,7 @@ export class WaveHooksPage extends LitElement {
     try {
       const list = await this.actions.list();
       if (seq !== this.loadSeq) return;
-      this.list = list;
+      this.list = this.keepUnchanged(list);
       this.loadError = null;
       void this.loadLastRuns();
     } catch (err) {
@@ -345,6 +380,21 @@ export class WaveHooksPage extends LitElement {
     } finally {
       if (seq === this.loadSeq) this.loading = false;
     }
+  }
+
+  /** The new list, with the previous entry objects where nothing about them changed (their rows
+   * then render from cache). */
+  private keepUnchanged(list: HooksListResult): HooksListResult {
+    const before = new Map((this.list?.hooks ?? []).map((h) => [h.id, h]));
+    const ids = new Set(list.hooks.map((h) => h.id));
+    for (const id of this.rowCache.keys()) if (!ids.has(id)) this.rowCache.delete(id);
+    return {
+      ...list,
+      hooks: list.hooks.map((h) => {
+        const old = before.get(h.id);
+        return old && sameHook(old, h) ? old : h;
+      }),
+    };
   }
 
   private async loadLastRuns(): Promise<void> {
@@ -461,6 +511,8 @@ export class WaveHooksPage extends LitElement {
     const file = this.shortPath(hook.path);
     try {
       await this.actions.deleteHook(hook);
+      // Deleted in the file (the server says so): the row goes now; the re-list follows.
+      if (this.list) this.list = { ...this.list, hooks: this.list.hooks.filter((h) => h.id !== hook.id) };
       await this.reload();
       this.say({ kind: "status", title: t("delete.doneIn", { name, file }) });
     } catch (err) {
@@ -629,25 +681,48 @@ export class WaveHooksPage extends LitElement {
     `;
   }
 
+  private groups(view: SourceView): EventGroup[] {
+    if (this.grouped?.view !== view || this.grouped.filter !== this.filter) {
+      this.grouped = { view, filter: this.filter, groups: groupRows(view, this.filter) };
+    }
+    return this.grouped.groups;
+  }
+
   private renderRows(view: SourceView) {
-    const groups = groupRows(view, this.filter);
+    const groups = this.groups(view);
     const total = view.hooks.length + view.broken.length;
     if (!total) {
       return view.brokenFiles.length ? nothing : html`<p class="empty muted" data-testid="empty-${view.source}">${t(`empty.${view.source}`)}</p>`;
     }
     const shown = groups.reduce((n, g) => n + g.rows.length, 0);
     const filtered = this.filter.query || this.filter.event;
+    let room = this.shownRows;
+    const visible = groups
+      .map((g) => {
+        const rows = g.rows.slice(0, Math.max(0, room));
+        room -= rows.length;
+        return { group: g, rows };
+      })
+      .filter((g) => g.rows.length);
+    // Another filter or tab gets fresh rows: dropping the old ones whole is far quicker than
+    // taking hundreds of rows out one by one.
+    const generation = `${view.source}\u0000${this.filter.event}\u0000${this.filter.query}`;
     return html`
       ${filtered ? html`<p class="muted" role="status" data-testid="filter-count">${shown ? t("filter.count", { shown, total }) : t("filter.none")}</p>` : nothing}
-      ${repeat(
-        groups,
-        (g) => g.event,
-        (g) => this.renderGroup(g),
+      ${keyed(
+        generation,
+        html`<div class="rows">
+          ${repeat(
+            visible,
+            (g) => g.group.event,
+            (g) => this.renderGroup(g.group, g.rows),
+          )}
+        </div>`,
       )}
     `;
   }
 
-  private renderGroup(group: EventGroup) {
+  private renderGroup(group: EventGroup, rows: Row[]) {
     const summary = eventSummary(group.event, lang());
     return html`<h2 class="group" data-testid="group" data-event=${group.event}>
         <span>${t("group.label", { event: group.event, n: group.rows.length })}</span>
@@ -655,9 +730,9 @@ export class WaveHooksPage extends LitElement {
       </h2>
       <ul class="hooks" role="list" aria-label=${group.event}>
         ${repeat(
-          group.rows,
+          rows,
           (row) => (row.kind === "hook" ? row.hook.id : `${row.diagnostic.path}#${row.diagnostic.pointer}`),
-          (row) => (row.kind === "hook" ? this.renderHook(row.hook) : this.renderBroken(row.diagnostic)),
+          (row) => (row.kind === "hook" ? this.cachedHook(row.hook) : this.renderBroken(row.diagnostic)),
         )}
       </ul>`;
   }
@@ -680,7 +755,30 @@ export class WaveHooksPage extends LitElement {
     </button>`;
   }
 
-  private renderHook(hook: HookEntry) {
+  /** A hook's row, re-made only when the entry or something the row shows has changed. */
+  private cachedHook(hook: HookEntry): TemplateResult {
+    const run = this.lastRuns.get(hook.id);
+    const key = [
+      this.language,
+      this.view.names.get(hook.id),
+      this.list?.hooksDisabledBy,
+      this.list?.project.dir,
+      this.list?.project.home,
+      this.connected,
+      this.busy,
+      run?.at,
+      run?.exitCode,
+      run?.blocked,
+      run?.durationMs,
+    ].join("\u0000");
+    const cached = this.rowCache.get(hook.id);
+    if (cached?.hook === hook && cached.key === key) return cached.result;
+    const result = this.renderHook(hook);
+    this.rowCache.set(hook.id, { hook, key, result });
+    return result;
+  }
+
+  private renderHook(hook: HookEntry): TemplateResult {
     const name = this.view.names.get(hook.id) ?? hookName(hook);
     const changeable = canChange(hook);
     const off = Boolean(this.list?.hooksDisabledBy) || Boolean(hook.untrusted);
