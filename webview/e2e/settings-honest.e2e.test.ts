@@ -4,31 +4,17 @@
  * screenshots in build/screenshots; axe-core with no violations, light and dark.
  */
 
-import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 
 import { axeViolations } from "./axe";
-import { SCREENSHOTS, type WebServer, Workspace, collectProblems, command, hooksFile, launchBrowser, startWeb } from "./harness";
+import { SCREENSHOTS, type WebServer, Workspace, browserSuite, collectProblems, command, hooksFile, startWeb } from "./harness";
 
-let browser: Browser;
-let ws: Workspace;
-let server: WebServer | null = null;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  ws?.remove();
-});
+const suite = browserSuite();
 
 const WIDE = { width: 1200, height: 800 };
 const NARROW = { width: 420, height: 800 };
@@ -38,10 +24,10 @@ async function open(
   colorScheme: "light" | "dark" = "light",
   locale = "zh-CN",
 ): Promise<{ page: Page; problems: string[] }> {
-  server ??= await startWeb(ws, locale);
-  const page = await browser.newPage({ viewport, colorScheme });
+  suite.server ??= await startWeb(suite.ws, locale);
+  const page = await suite.browser.newPage({ viewport, colorScheme });
   const problems = collectProblems(page);
-  await page.goto(server.url);
+  await page.goto(suite.server.url);
   await page.getByTestId("count-user").waitFor();
   return { page, problems };
 }
@@ -78,7 +64,7 @@ function troubledWorkspace(): Workspace {
 
 describe("settings page: honest states", () => {
   it("a file that does not parse is an error state with its line, Open file at the line and Ask Wave to fix", async () => {
-    ws = troubledWorkspace();
+    suite.ws = troubledWorkspace();
     const { page, problems } = await open();
     // Opens on the first tab with something in it (user: two rows), and the project tab
     // says its file cannot be read instead of a count of 0.
@@ -105,13 +91,13 @@ describe("settings page: honest states", () => {
 
     await card.locator("[data-action=ask-wave]").click();
     const input = page.locator("wave-chat-panel textarea");
-    await expect.poll(() => input.inputValue()).toContain(`帮我修复配置文件 ${ws.projectSettings}：`);
+    await expect.poll(() => input.inputValue()).toContain(`帮我修复配置文件 ${suite.ws.projectSettings}：`);
     expect(await input.inputValue()).toContain("line 4");
     expect(problems).toEqual([]);
   });
 
   it("disableAllHooks names its file and dims every row; a broken entry stays in place; a missing plugin says what to do", async () => {
-    ws = troubledWorkspace();
+    suite.ws = troubledWorkspace();
     const { page } = await open(WIDE, "dark");
     const banner = page.getByTestId("disabled-banner");
     expect(await banner.innerText()).toContain('所有钩子都已关闭：.wave/settings.local.json 设置了 "disableAllHooks": true。');
@@ -123,9 +109,9 @@ describe("settings page: honest states", () => {
     const broken = panel(page).locator("li.hook.broken");
     expect(await broken.innerText()).toContain("matcher「Bash(」不是合法的正则表达式");
     expect(await broken.innerText()).toContain("./guard.sh");
-    // Both in their event's group: the skipped one is not dropped from where it belongs.
+    // Both in their event's group, in file order: the skipped one (first in the file) comes first.
     const group = panel(page).locator("ul.hooks[aria-label=PreToolUse] > li");
-    expect(await group.evaluateAll((els) => els.map((e) => e.className).sort())).toEqual(["hook broken", "hook off"]);
+    expect(await group.evaluateAll((els) => els.map((e) => e.className.trim()))).toEqual(["hook broken", "hook off"]);
     const plugin = page.getByTestId("problems").locator("li[data-code=pluginNotInstalled]");
     expect(await plugin.innerText()).toContain("~/.wave/settings.json#/enabledPlugins/lint-kit");
     expect(await plugin.innerText()).toContain("安装它，或从 enabledPlugins 中删除");
@@ -137,9 +123,9 @@ describe("settings page: honest states", () => {
   });
 
   it("says the same in English, and an untrusted project's tab says its hooks are inert", async () => {
-    ws = new Workspace();
-    ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("echo bye")] }] }));
-    ws.write(ws.userSettings, { enabledPlugins: { ghost: true } });
+    suite.ws = new Workspace();
+    suite.ws.write(suite.ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("echo bye")] }] }));
+    suite.ws.write(suite.ws.userSettings, { enabledPlugins: { ghost: true } });
     const { page } = await open(WIDE, "light", "en-US");
     expect(await tab(page, "user").getAttribute("aria-selected")).toBe("true"); // it has a problem
     expect(await page.getByTestId("problems").innerText()).toContain(
@@ -178,9 +164,51 @@ function manyHooks(count: number): Workspace {
   return w;
 }
 
+/** The pid of the `wavehost serve` this test's `wavehost web` started (its only child). */
+function servePid(web: WebServer): number {
+  const out = execFileSync("ps", ["-o", "pid=", "--ppid", String(web.process.pid)], { encoding: "utf8" });
+  const pids = out.split(/\s+/).filter(Boolean).map(Number);
+  expect(pids.length, `children of wavehost web: ${out}`).toBe(1);
+  return pids[0]!;
+}
+
+describe("settings page: the server stops", () => {
+  for (const viewport of [WIDE, NARROW]) {
+    it(`says so in plain words, disables actions and restarts wavehost serve on request (${viewport.width} px)`, async () => {
+      suite.ws = new Workspace();
+      suite.ws.write(suite.ws.projectSettings, hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("./guard.sh")] }] }));
+      const { page, problems } = await open(viewport);
+      await tab(page, "project").click();
+      const before = servePid(suite.server!);
+      process.kill(before, "SIGKILL");
+      const banner = page.getByTestId("gone");
+      await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain("wavehost 已停止运行，此页面暂时无法修改任何内容。");
+      expect(await banner.innerText()).toContain("code -9");
+      expect(await banner.innerText()).toContain("可以在这里重新启动它");
+      for (const action of ["delete", "edit", "test", "new"]) {
+        const button = page.locator(`[data-action=${action}]`).first();
+        expect(await button.evaluate((b) => b.hasAttribute("disabled")), action).toBe(true);
+      }
+      await expectAccessible(page, `server stopped, ${viewport.width} px`);
+      await shot(page, `server-stopped-${viewport.width}`);
+      // wavehost web stays up; Restart starts a new wavehost serve and the page comes back.
+      expect(suite.server!.process.exitCode).toBeNull();
+      await page.locator("[data-action=restart]").click();
+      await expect.poll(() => banner.count(), { timeout: 30_000 }).toBe(0);
+      expect(servePid(suite.server!)).not.toBe(before);
+      await tab(page, "project").click();
+      const row = panel(page).locator("li.hook");
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.locator("[data-action=delete]").evaluate((b) => b.hasAttribute("disabled"))).toBe(false);
+      await shot(page, `server-restarted-${viewport.width}`);
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
 describe("settings page: narrow and long", () => {
   it("at 420 px: tabs stay visible while the list scrolls, commands do not break mid-word, Edit stacks the file above the chat", async () => {
-    ws = manyHooks(24);
+    suite.ws = manyHooks(24);
     const { page } = await open(NARROW);
     expect(await tab(page, "project").getAttribute("aria-selected")).toBe("true"); // user is empty
     await shot(page, "narrow-list-420");
@@ -206,9 +234,21 @@ describe("settings page: narrow and long", () => {
     await shot(page, "narrow-edit-420");
   });
 
+  it("a long list shows its first screen, then every row follows; a filter finds rows far down", async () => {
+    suite.ws = manyHooks(300);
+    const { page } = await open();
+    await expect.poll(() => panel(page).locator("li.hook").count(), { timeout: 30_000 }).toBe(300);
+    expect(await page.getByTestId("count-project").innerText()).toBe("300");
+    await page.getByTestId("filter").fill("check-299.sh");
+    await expect.poll(() => panel(page).locator("li.hook").count()).toBe(1);
+    expect(await panel(page).locator("li.hook code.command").innerText()).toContain("./scripts/check-299.sh");
+    await page.getByTestId("filter").fill("");
+    await expect.poll(() => panel(page).locator("li.hook").count(), { timeout: 30_000 }).toBe(300);
+  });
+
   it("filters by text and event, groups by event, remembers the tab", async () => {
-    ws = manyHooks(24);
-    ws.write(ws.userSettings, hooksFile({ Stop: [{ hooks: [command("notify-send done")] }] }));
+    suite.ws = manyHooks(24);
+    suite.ws.write(suite.ws.userSettings, hooksFile({ Stop: [{ hooks: [command("notify-send done")] }] }));
     const { page } = await open();
     expect(await tab(page, "user").getAttribute("aria-selected")).toBe("true");
     await tab(page, "project").click();
@@ -238,13 +278,13 @@ describe("settings page: narrow and long", () => {
 
 describe("settings page: run history, Test this hook, why didn't it fire", () => {
   it("Test runs the hook for real with an editable sample, shows the interpreted outcome and records it as its last run", async () => {
-    ws = new Workspace();
-    const script = ws.write(
-      join(ws.project, "guard.py"),
+    suite.ws = new Workspace();
+    const script = suite.ws.write(
+      join(suite.ws.project, "guard.py"),
       "import json, sys\nd = json.load(sys.stdin)\nprint('checked', d['tool_input'].get('command'))\n" +
         "if 'rm' in d['tool_input'].get('command', ''):\n    print('no rm -rf here', file=sys.stderr)\n    sys.exit(2)\n",
     );
-    ws.write(ws.projectSettings, hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command(`python3 ${script}`)] }] }));
+    suite.ws.write(suite.ws.projectSettings, hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command(`python3 ${script}`)] }] }));
     const { page, problems } = await open();
     const row = panel(page).locator("li.hook").first();
     expect(await row.getByTestId("last-run").innerText()).toBe("尚未运行");
@@ -276,13 +316,13 @@ describe("settings page: run history, Test this hook, why didn't it fire", () =>
     await inspector.locator("[data-action=close-inspector]").click();
     await expect.poll(() => row.getByTestId("last-run").innerText()).toMatch(/^上次运行 .* · 已拦截（退出码 2）· \d+ 毫秒$/);
     // The run log lives in the user's folder, not in the project.
-    expect(readFileSync(join(ws.home, ".wave", "runs", readdirRuns(ws.home)), "utf8")).toContain('"trigger": "test"');
+    expect(readFileSync(join(suite.ws.home, ".wave", "runs", readdirRuns(suite.ws.home)), "utf8")).toContain('"trigger": "test"');
     expect(problems).toEqual([]);
   });
 
   it("the inspector fits a 420 px panel and is accessible in the dark", async () => {
-    ws = new Workspace();
-    ws.write(ws.userSettings, hooksFile({ Stop: [{ hooks: [command("echo done; exit 1")] }] }));
+    suite.ws = new Workspace();
+    suite.ws.write(suite.ws.userSettings, hooksFile({ Stop: [{ hooks: [command("echo done; exit 1")] }] }));
     const { page } = await open(NARROW, "dark");
     await panel(page).locator("[data-action=test]").click();
     await expect.poll(() => page.getByTestId("test-payload").inputValue()).toContain('"hook_event_name": "Stop"');

@@ -4,6 +4,7 @@ import "./settings/hooks-page";
 
 import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
+import { keyed } from "lit/directives/keyed.js";
 
 import type { WaveChatPanel } from "./chat/chat-panel";
 import { type Lang, applyLocale, lang, t } from "./i18n";
@@ -78,6 +79,11 @@ export class WaveApp extends LitElement {
   @property() view: View = "settings";
   @state() private file: { path: string; content: string; line: number | null } | null = null;
   @state() private closedReason: string | null = null;
+  /** The shell said wavehost serve stopped (`serverState`): it can start it again on request. */
+  @state() private restartable = false;
+  @state() private restarting = false;
+  /** Bumped when the server runs again: the views start afresh (new list, new chat session). */
+  @state() private generation = 0;
   /** The language rendered in; the views get it too, so that `setLocale` re-renders them. */
   @state() private language: Lang = lang();
   @query("wave-chat-panel") private chat!: WaveChatPanel | null;
@@ -95,16 +101,39 @@ export class WaveApp extends LitElement {
     this.rpc.onShell(SHELL_COMMANDS.SET_LOCALE, (args) => {
       if (typeof args.locale === "string") this.language = applyLocale(args.locale);
     });
-    this.rpc.onClose((reason) => (this.closedReason = reason));
+    this.rpc.onShell(SHELL_COMMANDS.SERVER_STATE, (args) => {
+      this.restarting = false;
+      if (args.running) {
+        if (this.closedReason !== null) this.generation++;
+        this.closedReason = null;
+      } else {
+        this.restartable = true;
+        this.closedReason = args.reason ?? "";
+      }
+    });
+    this.rpc.onClose((reason) => {
+      this.restartable = false; // the shell itself is gone: only a reload can help
+      this.closedReason = reason;
+    });
+  }
+
+  private restart(): void {
+    this.restarting = true;
+    this.rpc.shell(SHELL_COMMANDS.RESTART_SERVER, {});
   }
 
   private renderGone(reason: string) {
     return html`<div class="alert gone" role="alert" data-testid="gone">
       <strong>${t("connection.gone")}</strong>
       <div>${t("connection.why", { reason: plainGone(reason) })}</div>
-      <div>${t("connection.restartHint")}</div>
+      <div>${t(this.restartable ? "connection.restartOffer" : "connection.restartHint")}</div>
       <div class="buttons">
-        <vscode-button data-action="reload" @click=${() => location.reload()}>${t("connection.reload")}</vscode-button>
+        ${this.restartable
+          ? html`<vscode-button data-action="restart" ?disabled=${this.restarting} @click=${() => this.restart()}
+              >${t(this.restarting ? "connection.restarting" : "connection.restart")}</vscode-button
+            >`
+          : nothing}
+        <vscode-button ?secondary=${this.restartable} data-action="reload" @click=${() => location.reload()}>${t("connection.reload")}</vscode-button>
       </div>
     </div>`;
   }
@@ -145,9 +174,12 @@ export class WaveApp extends LitElement {
           : nothing}
       <main class="main">
         <div class="view">
-          ${this.view === "settings"
-            ? html`<wave-hooks-page .rpc=${this.rpc} .language=${this.language} ?connected=${this.closedReason === null}></wave-hooks-page>`
-            : html`<wave-chat-panel .rpc=${this.rpc} .language=${this.language}></wave-chat-panel>`}
+          ${keyed(
+            this.generation,
+            this.view === "settings"
+              ? html`<wave-hooks-page .rpc=${this.rpc} .language=${this.language} ?connected=${this.closedReason === null}></wave-hooks-page>`
+              : html`<wave-chat-panel .rpc=${this.rpc} .language=${this.language}></wave-chat-panel>`,
+          )}
         </div>
         ${this.file
           ? html`<wave-file-viewer

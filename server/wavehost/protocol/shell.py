@@ -38,3 +38,10 @@ class ShowFileArgs(WireModel):
 
 class SetLocaleArgs(WireModel):
     locale: str = Field(description="A BCP 47 locale, e.g. zh-CN; the page picks its language")
+
+
+class ServerStateArgs(WireModel):
+    running: bool = Field(description="Whether wavehost serve is up")
+    reason: str | None = Field(
+        default=None, description="Why it stopped or could not start (server words, English)"
+    )

@@ -316,6 +316,21 @@ SET_LOCALE = ShellCommand(
     "SetLocaleArgs",
     "The IDE's language changed: render in this locale from now on.",
 )
+RESTART_SERVER = ShellCommand(
+    "restartServer",
+    "RESTART_SERVER",
+    "pageToShell",
+    "NoArgs",
+    "Start wavehost serve again after it stopped (the shell answers with serverState).",
+)
+SERVER_STATE = ShellCommand(
+    "serverState",
+    "SERVER_STATE",
+    "shellToPage",
+    "ServerStateArgs",
+    "wavehost serve stopped (running false, with why) or runs again: the page disables its "
+    "actions and offers Restart, then reloads its views.",
+)
 
 SHELL_COMMANDS: tuple[ShellCommand, ...] = (
     READY,
@@ -326,4 +341,6 @@ SHELL_COMMANDS: tuple[ShellCommand, ...] = (
     PREFILL,
     SHOW_FILE,
     SET_LOCALE,
+    RESTART_SERVER,
+    SERVER_STATE,
 )

@@ -393,6 +393,10 @@ export interface HookEntry {
   id: string;
   source: "user" | "project" | "plugin";
   path: string;
+  /**
+   * Where the handler is in its file (JSON pointer)
+   */
+  pointer: string;
   readOnly: boolean;
   event: string;
   matcher: string | null;
@@ -807,6 +811,20 @@ export interface ReadyArgs {
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ServerStateArgs".
+ */
+export interface ServerStateArgs {
+  /**
+   * Whether wavehost serve is up
+   */
+  running: boolean;
+  /**
+   * Why it stopped or could not start (server words, English)
+   */
+  reason: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "SetLocaleArgs".
  */
 export interface SetLocaleArgs {
@@ -1098,6 +1116,10 @@ export const SHELL_COMMANDS = {
   SHOW_FILE: "showFile",
   /** The IDE's language changed: render in this locale from now on. */
   SET_LOCALE: "setLocale",
+  /** Start wavehost serve again after it stopped (the shell answers with serverState). */
+  RESTART_SERVER: "restartServer",
+  /** wavehost serve stopped (running false, with why) or runs again: the page disables its actions and offers Restart, then reloads its views. */
+  SERVER_STATE: "serverState",
 } as const;
 
 /** Shell commands the page sends, with their args. */
@@ -1106,6 +1128,7 @@ export interface PageShellCommands {
   "closeSettings": NoArgs;
   "openChat": OpenChatArgs;
   "openSettings": NoArgs;
+  "restartServer": NoArgs;
 }
 
 /** Shell commands a shell sends the page, with their args. */
@@ -1114,6 +1137,7 @@ export interface ShellPageCommands {
   "prefill": PrefillArgs;
   "showFile": ShowFileArgs;
   "setLocale": SetLocaleArgs;
+  "serverState": ServerStateArgs;
 }
 
 /** Each shell command's direction. */
@@ -1148,6 +1172,14 @@ export const SHELL_COMMAND_TABLE = {
   },
   "setLocale": {
     "constant": "SET_LOCALE",
+    "direction": "shellToPage"
+  },
+  "restartServer": {
+    "constant": "RESTART_SERVER",
+    "direction": "pageToShell"
+  },
+  "serverState": {
+    "constant": "SERVER_STATE",
     "direction": "shellToPage"
   }
 } as const;
