@@ -18,13 +18,18 @@ import { METHODS } from "../protocol/generated";
 import { plainReason } from "../settings/model";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
+import { recall, remember } from "../storage";
 import { renderMarkdown } from "./markdown";
+import { startsTurn, toolTitle, withPrefill } from "./view";
 import { type ChatState, EMPTY, apply, opened, queued, visibleMessages } from "./state";
 
 interface PendingPermission {
   params: ChatRequestPermissionParams;
   answer(result: ChatRequestPermissionResult): void;
 }
+
+/** Where the unsent draft is kept (one chat panel per page). */
+const DRAFT_KEY = "chat-draft";
 
 /** Compaction calls the model: it may take far longer than an ordinary request. */
 const COMPACT_TIMEOUT_MS = 10 * 60_000;
@@ -190,6 +195,9 @@ export class WaveChatPanel extends LitElement {
         outline: 1px solid var(--vscode-focusBorder, #0078d4);
         outline-offset: -1px;
       }
+      .draft-note {
+        margin: 4px 16px;
+      }
       .buttons-col {
         display: flex;
         flex-direction: column;
@@ -209,11 +217,14 @@ export class WaveChatPanel extends LitElement {
   @query("textarea") private input!: HTMLTextAreaElement;
   @query(".log") private log!: HTMLElement;
 
-  private draft = "";
+  /** What the user has typed and not sent: kept across view switches and reloads. */
+  private draft = recall(DRAFT_KEY) ?? "";
+  @state() private draftKept = false;
   private unsubscribe: (() => void) | null = null;
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.addEventListener("keydown", this.onEscape);
     this.unsubscribe = this.rpc.onNotification(METHODS.CHAT_UPDATED, (params) => {
       this.chat = apply(this.chat, params);
     });
@@ -224,6 +235,19 @@ export class WaveChatPanel extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.unsubscribe?.();
+    this.removeEventListener("keydown", this.onEscape);
+  }
+
+  /** Esc anywhere in the panel stops the running turn (a permission card's own Esc aside). */
+  private onEscape = (event: KeyboardEvent): void => {
+    if (event.key !== "Escape" || event.isComposing || this.chat.status !== "running") return;
+    event.preventDefault();
+    void this.cancel();
+  };
+
+  private setDraft(text: string): void {
+    this.draft = text;
+    remember(DRAFT_KEY, text || null);
   }
 
   /** The session this page had open: a panel shown again continues it instead of a new one. */
@@ -241,13 +265,16 @@ export class WaveChatPanel extends LitElement {
     }
   }
 
-  /** Puts text in the input (editable; sent as a normal user message) and focuses it. */
+  /** Puts text in the input (editable; sent as a normal user message) and focuses it; a draft
+   * of the user's stays, above it, and the panel says so. */
   prefill(text: string): void {
-    this.draft = text;
+    const merged = withPrefill(this.input?.value ?? this.draft, text);
+    this.setDraft(merged.text);
+    this.draftKept = merged.kept;
     void this.updateComplete.then(() => {
-      this.input.value = text;
+      this.input.value = merged.text;
       this.input.focus();
-      this.input.setSelectionRange(text.length, text.length);
+      this.input.setSelectionRange(merged.text.length, merged.text.length);
     });
   }
 
@@ -270,13 +297,15 @@ export class WaveChatPanel extends LitElement {
     this.error = null;
     const sessionId = this.chat.sessionId;
     this.input.value = "";
-    this.draft = "";
+    this.setDraft("");
+    this.draftKept = false;
     try {
       const result = await this.rpc.request(METHODS.CHAT_SEND, { sessionId, text });
       if (result.queued) this.chat = queued(this.chat, text);
     } catch (err) {
       this.error = t("chat.sendFailed", { reason: plainReason(err) });
       this.input.value = text; // nothing is lost
+      this.setDraft(text);
     }
   }
 
@@ -326,7 +355,7 @@ export class WaveChatPanel extends LitElement {
       <div class="log" role="log" aria-live="polite" aria-label=${t("chat.title")}>
         ${this.unavailable ? html`<p class="alert" data-testid="chat-unavailable">${t("chat.unavailable", { reason: this.unavailable })}</p>` : nothing}
         ${messages.length === 0 && !this.unavailable ? html`<p class="muted">${t("chat.empty")}</p>` : nothing}
-        ${messages.map((m) =>
+        ${messages.map((m, i) =>
           m.role === "user" && m.isCompactSummary
             ? html`<details class="compacted" data-testid="compacted">
                 <summary>${t("chat.compacted")}</summary>
@@ -337,7 +366,7 @@ export class WaveChatPanel extends LitElement {
                 <div class="who">${t("chat.you")}</div>
                 <div class="bubble">${m.content}</div>
               </div>`
-            : this.renderAssistant(m),
+            : this.renderAssistant(m, startsTurn(messages, i)),
         )}
       </div>
       ${running ? this.renderRunning() : nothing}
@@ -349,12 +378,13 @@ export class WaveChatPanel extends LitElement {
         : nothing}
       ${this.permissions.map((p) => this.renderPermission(p))}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
+      ${this.draftKept ? html`<p class="muted draft-note" role="status" data-testid="draft-kept">${t("chat.draftKept")}</p>` : nothing}
       <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
         <textarea
           aria-label=${t("chat.placeholder")}
           placeholder=${t("chat.placeholder")}
           .value=${this.draft}
-          @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
+          @input=${(e: Event) => this.setDraft((e.target as HTMLTextAreaElement).value)}
           @keydown=${this.onKeyDown}
         ></textarea>
         <div class="buttons-col">
@@ -387,9 +417,9 @@ export class WaveChatPanel extends LitElement {
     </div>`;
   }
 
-  private renderAssistant(message: AssistantMessage) {
+  private renderAssistant(message: AssistantMessage, heading: boolean) {
     return html`<div class="msg assistant" data-role="assistant">
-      <div class="who">${t("chat.assistant")}</div>
+      ${heading ? html`<div class="who">${t("chat.assistant")}</div>` : nothing}
       ${message.blocks.map((b) => this.renderBlock(b))}
     </div>`;
   }
@@ -409,7 +439,7 @@ export class WaveChatPanel extends LitElement {
     const input = JSON.stringify(block.input, null, 2);
     return html`<div class="tool" data-status=${block.status} data-tool=${block.name}>
       <div class="tool-head">
-        <span class="tool-name">${block.name}</span>
+        <span class="tool-name" data-testid="tool-title">${toolTitle(block)}</span>
         <span class="muted">${t(`tool.${block.status}`)}</span>
       </div>
       <details>
