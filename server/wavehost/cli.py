@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
 
     serve = commands.add_parser("serve", help="run the language server on stdio (for the IDEs)")
+    # vscode-languageclient appends --stdio for a stdio transport; stdio is the only one anyway.
+    serve.add_argument("--stdio", action="store_true", help="talk LSP on stdin/stdout (default)")
     serve.add_argument(
         "--log-level",
         default=argparse.SUPPRESS,
@@ -56,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
         help="log verbosity (stderr and window/logMessage)",
     )
     commands.add_parser("protocol-schema", help="print the JSON Schema of the custom LSP methods")
+    commands.add_parser(
+        "settings-schema",
+        help="print the JSON Schema of the hook settings files (.wave/settings.json, …)",
+    )
     _chat_parser(commands)
 
     web = commands.add_parser(
@@ -139,6 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from wavehost.protocol.schema import protocol_schema
 
         print(json.dumps(protocol_schema(), indent=2, ensure_ascii=False))
+        return 0
+    if args.command == "settings-schema":
+        from wavehost.hooks.settings_schema import settings_schema_text
+
+        sys.stdout.write(settings_schema_text())
         return 0
     if args.command == "chat":
         return _chat(args)

@@ -1,5 +1,6 @@
 """`wavehost serve` and `wavehost protocol-schema`: the process, its options, its output."""
 
+import io
 import json
 import os
 import subprocess
@@ -172,3 +173,27 @@ def test_starting_serve_loads_neither_pydantic_nor_the_engine() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_serve_accepts_the_stdio_flag_that_vscode_languageclient_appends(
+    workspace: Workspace,
+) -> None:
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    served = subprocess.run(
+        [*SERVER, "--stdio"],
+        input=b"".join(map(_frame, requests)),
+        capture_output=True,
+        env={**os.environ, "HOME": str(workspace.home)},
+        timeout=60,
+    )
+    assert served.returncode == 0, served.stderr.decode()
+    stream = io.BytesIO(served.stdout)
+    answers = []
+    while (message := _read_frame(stream)) is not None:
+        answers.append(message)
+    assert [m["id"] for m in answers if "id" in m] == [1, 2]
+    assert answers[0]["result"]["serverInfo"]["name"] == "wavehost"

@@ -58,7 +58,7 @@ describe("chat panel in browser mode", () => {
     await page.goto(`${server.url}&view=chat`); // the token goes, view=chat stays
     const panel = page.locator("wave-chat-panel");
     const input = panel.locator("textarea");
-    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled")).toBeNull();
+    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
 
     await input.fill("清理一下，然后写个计划");
     await input.press("Enter");

@@ -289,8 +289,8 @@ describe("JetBrains shell", () => {
     await page.locator("[data-action=new]").first().click();
     await expect
       .poll(() => host.posted.filter((m) => m.kind === "shell").map((m) => m.command))
-      .toEqual(["ready", "closeSettings", "openChat"]);
-    expect(host.posted.at(-1)).toEqual({ kind: "shell", command: "openChat", args: { prefill: "帮我配一个用户级钩子：…" } });
+      .toEqual(["ready", "openChat", "closeSettings"]);
+    expect(host.posted.at(-2)).toEqual({ kind: "shell", command: "openChat", args: { prefill: "帮我配一个用户级钩子：…" } });
     expect(problems).toEqual([]);
   });
 

@@ -219,7 +219,7 @@ describe("settings page: hooks tab", () => {
     expect(open).toBeGreaterThanOrEqual(0);
     expect(frames.frames[open]!.data.params).toEqual({ path: ws.projectSettings });
     expect(frames.frames[answered]!.data.result).toMatchObject({ opened: true });
-    expect([open < shown, shown < answered, answered < closed, closed < prefill]).toEqual([true, true, true, true]);
+    expect([open < shown, shown < answered, answered < prefill, prefill < closed]).toEqual([true, true, true, true]);
     await page.screenshot({ path: join(SCREENSHOTS, "chat-prefilled-with-file-viewer.png"), fullPage: true });
 
     // The chat view leads back to the settings page.

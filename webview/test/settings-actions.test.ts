@@ -19,8 +19,9 @@ describe("New", () => {
     expect(host.trail()).toEqual(["request:wave/hooks/prefill"]);
     host.deliver({ kind: "response", id: request.id, result: { prompt: "帮我在【demo】新建钩子：…", configPath: null } });
     await done;
-    expect(host.trail()).toEqual(["request:wave/hooks/prefill", "shell:closeSettings", "shell:openChat"]);
-    expect(host.posted.at(-1)).toEqual({ kind: "shell", command: "openChat", args: { prefill: "帮我在【demo】新建钩子：…" } });
+    expect(host.trail()).toEqual(["request:wave/hooks/prefill", "shell:openChat", "shell:closeSettings"]);
+    expect(host.posted.at(-2)).toEqual({ kind: "shell", command: "openChat", args: { prefill: "帮我在【demo】新建钩子：…" } });
+    expect(host.posted.at(-1)).toEqual({ kind: "shell", command: "closeSettings", args: {} });
   });
 });
 
@@ -41,11 +42,11 @@ describe("Edit", () => {
     expect(host.trail()).toEqual([
       "request:wave/hooks/prefill",
       "request:wave/openConfigFile",
-      "shell:closeSettings",
       "shell:openChat",
+      "shell:closeSettings",
     ]);
     expect(outcome.opened).toEqual({ opened: true });
-    expect(host.posted.at(-1)).toMatchObject({ args: { prefill: PROMPT } });
+    expect(host.posted.at(-2)).toMatchObject({ args: { prefill: PROMPT } });
   });
 
   it("bounds the wait: a file that never opens still leads to the chat, with the reason kept", async () => {
@@ -55,11 +56,11 @@ describe("Edit", () => {
     await host.answer("wave/hooks/prefill", { prompt: PROMPT, configPath: target.path });
     await host.nextRequest("wave/openConfigFile");
     await vi.advanceTimersByTimeAsync(2999);
-    expect(host.trail()).not.toContain("shell:closeSettings");
+    expect(host.trail()).not.toContain("shell:openChat");
     await vi.advanceTimersByTimeAsync(2);
     const outcome = await done;
     expect(outcome.openError).toBeInstanceOf(RequestTimeoutError);
-    expect(host.trail().slice(-2)).toEqual(["shell:closeSettings", "shell:openChat"]);
+    expect(host.trail().slice(-2)).toEqual(["shell:openChat", "shell:closeSettings"]);
   });
 
   it("only prefills when there is no config path", async () => {
@@ -67,7 +68,7 @@ describe("Edit", () => {
     const done = new HooksActions(host.rpc()).editHook({ ...target, path: "" });
     await host.answer("wave/hooks/prefill", { prompt: PROMPT, configPath: null });
     await done;
-    expect(host.trail()).toEqual(["request:wave/hooks/prefill", "shell:closeSettings", "shell:openChat"]);
+    expect(host.trail()).toEqual(["request:wave/hooks/prefill", "shell:openChat", "shell:closeSettings"]);
   });
 });
 

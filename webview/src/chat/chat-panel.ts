@@ -250,8 +250,13 @@ export class WaveChatPanel extends LitElement {
     remember(DRAFT_KEY, text || null);
   }
 
-  /** The session this page had open: a panel shown again continues it instead of a new one. */
-  private static sessionId: string | null = null;
+  /**
+   * The session this page had open: a panel shown again continues it instead of a new one. A
+   * shell that re-creates the page (the VS Code extension after a server restart) passes it as
+   * `<body data-session-id>`.
+   */
+  private static sessionId: string | null =
+    (typeof document !== "undefined" && document.body?.dataset.sessionId) || null;
 
   async open(): Promise<void> {
     try {

@@ -1,11 +1,13 @@
 /**
  * What the settings page's buttons do, in the order the shells need (DESIGN.md "Edit ordering").
  *
- * New:    wave/hooks/prefill → shell closeSettings → shell openChat {prefill}
- * Edit:   wave/hooks/prefill → wave/openConfigFile (awaited, bounded) → closeSettings → openChat
+ * New:    wave/hooks/prefill → shell openChat {prefill} → shell closeSettings
+ * Edit:   wave/hooks/prefill → wave/openConfigFile (awaited, bounded) → openChat → closeSettings
  *         Closing destroys the settings page (VS Code disposes the panel, JetBrains closes the
- *         editor): anything sent after it is lost, so the open request goes first and its answer
- *         is awaited. With no config path, only the prompt is prefilled (no invented path).
+ *         editor): anything sent after it is lost, so `closeSettings` is always the page's last
+ *         message — the open request goes first and its answer is awaited, then the chat is
+ *         opened (a shell handles messages in order). With no config path, only the prompt is
+ *         prefilled (no invented path).
  * Delete: wave/hooks/delete, then the list is always reloaded from the server, success or not.
  */
 
@@ -83,7 +85,7 @@ export class HooksActions {
   }
 
   private handOverToChat(prompt: string): void {
-    this.rpc.shell(SHELL_COMMANDS.CLOSE_SETTINGS, {});
     this.rpc.shell(SHELL_COMMANDS.OPEN_CHAT, { prefill: prompt });
+    this.rpc.shell(SHELL_COMMANDS.CLOSE_SETTINGS, {}); // last: the page may be destroyed now
   }
 }

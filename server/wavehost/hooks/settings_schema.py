@@ -1,0 +1,121 @@
+"""The format of a Wave hook settings file as typed models, and its JSON Schema.
+
+`~/.wave/settings.json`, `<project>/.wave/settings.json` and `.wave/settings.local.json` (and a
+plugin's `hooks/hooks.json`) share it. The models say what `config.py` accepts, entry by entry;
+editors use the schema (`wavehost settings-schema`, and the copy shipped beside this module) for
+completion and validation while typing. Keys other than the hook settings are allowed: the same
+files hold other settings.
+"""
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import ConfigDict, Field, TypeAdapter, with_config
+from typing_extensions import TypedDict
+
+from wavehost.hooks.catalogue import Event
+
+SHIPPED_SCHEMA = Path(__file__).with_name("settings.schema.json")
+
+Seconds = Annotated[float, Field(gt=0)]
+Text = Annotated[str, Field(min_length=1)]
+
+
+def _config(title: str, *, extra: Literal["allow", "forbid"] = "allow") -> ConfigDict:
+    # Property titles are the keys as written in the file.
+    return ConfigDict(title=title, extra=extra, field_title_generator=lambda name, _: name)
+
+
+# `async` is a Python keyword: the functional form spells every key as it is in the file.
+CommandHook = TypedDict(
+    "CommandHook",
+    {
+        "type": Annotated[
+            Literal["command"],
+            Field(description='Only "command" hooks run; other types are skipped with a warning'),
+        ],
+        "command": Annotated[
+            Text,
+            Field(
+                description="Run by the shell with the event's JSON on stdin; "
+                "$WAVE_PROJECT_DIR (and $CLAUDE_PROJECT_DIR) is the project root"
+            ),
+        ],
+        "timeout": NotRequired[
+            Annotated[Seconds, Field(description="Seconds before the hook is killed")]
+        ],
+        "async": NotRequired[
+            Annotated[bool, Field(description="Run in the background; the agent does not wait")]
+        ],
+        "asyncRewake": NotRequired[
+            Annotated[
+                bool,
+                Field(
+                    description="Run in the background; exit code 2 wakes the agent with its stderr"
+                ),
+            ]
+        ],
+        "statusMessage": NotRequired[
+            Annotated[str, Field(description="Shown while the hook runs")]
+        ],
+        "description": NotRequired[
+            Annotated[str, Field(description="What the hook is for (the settings page shows it)")]
+        ],
+    },
+)
+with_config(_config("Command hook"))(CommandHook)
+
+
+@with_config(_config("Matcher group"))
+class MatcherGroup(TypedDict):
+    matcher: NotRequired[
+        Annotated[
+            str,
+            Field(
+                description='Which calls the hooks fire for: a tool name, "A|B", a regular '
+                'expression, or "*"/empty for all. Ignored by events without a matcher'
+            ),
+        ]
+    ]
+    hooks: Annotated[list[CommandHook], Field(min_length=1)]
+
+
+def _event_field(event: Event) -> Any:
+    spec = event.value
+    matcher = f" Matcher: `{spec.matcher_field}`." if spec.matcher_field else ""
+    description = f"{spec.summary_en}.{matcher}"
+    return NotRequired[Annotated[list[MatcherGroup], Field(description=description)]]
+
+
+# One key per event of the catalogue; any other key is an unknown event (config.py skips it).
+Hooks = TypedDict("Hooks", {event.name: _event_field(event) for event in Event})  # type: ignore[misc]
+with_config(_config("Hooks by event", extra="forbid"))(Hooks)
+
+
+@with_config(_config("Wave settings"))
+class HookSettings(TypedDict):
+    hooks: NotRequired[Annotated[Hooks, Field(description="Hook commands by event")]]
+    disableAllHooks: NotRequired[
+        Annotated[bool, Field(description="true: no hook from any settings file runs")]
+    ]
+    enabledPlugins: NotRequired[
+        Annotated[
+            dict[str, bool],
+            Field(description="Plugins whose hooks/hooks.json are loaded, by name"),
+        ]
+    ]
+
+
+def settings_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a Wave hook settings file."""
+    schema = TypeAdapter(HookSettings).json_schema()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **schema,
+    }
+
+
+def settings_schema_text() -> str:
+    """The schema as it is printed and shipped (stable key order, one trailing newline)."""
+    return json.dumps(settings_schema(), indent=2, ensure_ascii=False) + "\n"

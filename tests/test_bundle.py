@@ -1,0 +1,177 @@
+"""The server bundle the IDE shells ship (scripts/bundle-server): every CPython 3.11+ on this
+machine runs it; an interpreter that cannot gets one sentence that says what to do."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import write_json
+from tests.lsp.test_serve import _frame, _read_frame
+from wavehost import paths
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "demo-project"
+UNUSABLE = 3  # launch.py's exit status for an interpreter that cannot run the bundle
+
+
+def interpreters(versions: list[str]) -> dict[str, Path]:
+    """Python `X.Y` executables that run on this machine: pyenv's, or on PATH."""
+    found: dict[str, Path] = {}
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    for version in versions:
+        candidates = [str(p) for p in sorted(pyenv.glob(f"{version}.*/bin/python{version}"))]
+        candidates += [c for c in [shutil.which(f"python{version}")] if c]
+        for candidate in candidates:
+            check = "import sys; print('%d.%d' % sys.version_info[:2])"
+            ran = subprocess.run([candidate, "-c", check], capture_output=True, text=True)
+            if ran.returncode == 0 and ran.stdout.strip() == version:
+                found[version] = Path(candidate)
+                break
+    return found
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """WAVEHOST_BUNDLE: one already built from this tree (scripts/test reuses the extension's)."""
+    if os.environ.get("WAVEHOST_BUNDLE"):
+        return Path(os.environ["WAVEHOST_BUNDLE"])
+    dest = tmp_path_factory.mktemp("bundle") / "server"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts/bundle/build.py"), "build", str(dest)],
+        check=True,
+        timeout=900,
+    )
+    return dest
+
+
+def serve(python: Path, bundle: Path, project: Path, home: Path) -> tuple[int, list[Any], str]:
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "capabilities": {}, "initializationOptions": {"projectDir": str(project)}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "wave/hooks/list", "params": {}},
+    ]  # fmt: skip
+    server = subprocess.Popen(
+        [str(python), str(bundle / "launch.py"), "serve", "--stdio"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "HOME": str(home), "PYTHONPATH": ""},
+    )
+    assert server.stdin
+    assert server.stdout
+    assert server.stderr
+    server.stdin.write(b"".join(map(_frame, requests)))
+    server.stdin.flush()
+    answers: list[Any] = []
+    while (message := _read_frame(server.stdout)) is not None:
+        answers.append(message)
+        if message.get("id") == 2:
+            server.stdin.write(_frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
+            server.stdin.write(_frame({"jsonrpc": "2.0", "method": "exit"}))
+            server.stdin.close()
+    code = server.wait(timeout=60)
+    return code, answers, server.stderr.read().decode()
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> tuple[Path, Path]:
+    project = tmp_path / "demo"
+    shutil.copytree(EXAMPLE, project)
+    home = tmp_path / "home"
+    home.mkdir()
+    return project, home
+
+
+def test_the_bundle_has_a_lib_folder_for_each_python_and_no_browser_mode(bundle: Path) -> None:
+    manifest = json.loads((bundle / "bundle.json").read_text())
+    assert manifest["platform"] == "linux-x64"
+    assert list(manifest["pythons"]) == ["3.11", "3.12", "3.13", "3.14"]
+    for folders in manifest["pythons"].values():
+        assert all((bundle / folder).is_dir() for folder in folders)
+    assert (bundle / "libs/cp313/pydantic_core").is_dir()
+    assert (bundle / "libs/common/wavehost/hooks/settings.schema.json").is_file()
+    assert not list(bundle.glob("libs/*/aiohttp"))
+
+
+@pytest.mark.parametrize("version", ["3.11", "3.12", "3.13", "3.14"])
+def test_each_supported_cpython_on_this_machine_serves_the_hooks_list(
+    version: str, bundle: Path, demo: tuple[Path, Path]
+) -> None:
+    python = interpreters([version]).get(version)
+    if python is None:
+        pytest.skip(f"no python{version} on this machine")
+    code, answers, stderr = serve(python, bundle, *demo)
+    listed = next(m["result"] for m in answers if m.get("id") == 2)
+    assert [h["event"] for h in listed["hooks"]] == [
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+    ], stderr
+    assert code == 0, stderr
+
+
+@pytest.mark.parametrize("version", ["2.7", "3.6", "3.10"])
+def test_a_too_old_python_gets_one_sentence_with_the_fix(
+    version: str, bundle: Path, demo: tuple[Path, Path]
+) -> None:
+    python = interpreters([version]).get(version)
+    if python is None:
+        pytest.skip(f"no python{version} on this machine")
+    code, answers, stderr = serve(python, bundle, *demo)
+    assert (code, answers) == (UNUSABLE, [])
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.startswith(f"wavehost needs CPython 3.11 to 3.14; {python} is CPython {version}")
+    assert "too old: choose a CPython 3.11 to 3.14 as the interpreter" in stderr
+
+
+def test_libs_that_do_not_load_give_one_sentence_not_a_traceback(
+    bundle: Path, demo: tuple[Path, Path], tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(bundle, broken)
+    version = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    for extension in (broken / "libs" / version / "pydantic_core").glob("_pydantic_core*.so"):
+        extension.write_bytes(b"not an ELF file")
+    code, answers, stderr = serve(Path(sys.executable), broken, *demo)
+    assert (code, answers) == (UNUSABLE, [])
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.startswith(f"The wavehost bundled in {broken} cannot load in {sys.executable}")
+    assert "Traceback" not in stderr
+
+
+def test_hooks_started_by_the_bundled_server_do_not_see_its_libs(
+    bundle: Path, demo: tuple[Path, Path], tmp_path: Path
+) -> None:
+    project, home = demo
+    seen = tmp_path / "seen.json"
+    probe = f'{sys.executable} -c \'import json, os, sys; json.dump([sys.path, os.environ.get("PYTHONPATH")], open("{seen}", "w"))\''  # noqa: E501
+    write_json(paths.project_settings(project), {"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": probe}]}]}})  # fmt: skip
+    subprocess.run(
+        [
+            sys.executable,
+            str(bundle / "launch.py"),
+            "hooks",
+            "run",
+            "Stop",
+            "--project",
+            str(project),
+        ],
+        input="{}",
+        text=True,
+        capture_output=True,
+        check=True,
+        env={**os.environ, "HOME": str(home), "PYTHONPATH": ""},
+        timeout=60,
+    )
+    child_path, child_pythonpath = json.loads(seen.read_text())
+    assert not any(str(bundle) in entry for entry in child_path)
+    assert not child_pythonpath
