@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fake server 
 
 from tests.session.fake_llm import serve
 
-from wavehost.session.loop import SessionConfig, open_session
+from wavehost.session.chat_session import SessionConfig, open_session
 from wavehost.session.messages import AssistantMessage
 from wavehost.session.providers import ProviderChoice, make_provider
 from wavehost.session.providers.scripted import ScriptedToolCall, ScriptedTurn

@@ -1,6 +1,7 @@
-"""Shared fixtures: a throwaway HOME and project, and a way to fire real hooks at an event."""
+"""Shared fixtures (the only home/project set): a throwaway HOME and project, a world-readable
+workspace, and a way to fire real hooks at an event. Helpers live in modules (tests/hooks_doc.py,
+tests/workspace.py, tests/processes.py), never here."""
 
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,12 @@ settings.load_profile("wavehost")
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """HOME for the test, and none of the provider settings of the environment it runs in."""
     path = tmp_path / "home"
     path.mkdir()
     monkeypatch.setenv("HOME", str(path))
+    for name in ("WAVE_PROVIDER", "WAVE_MODEL", "WAVE_SCRIPT"):
+        monkeypatch.delenv(name, raising=False)
     return path
 
 
@@ -35,33 +39,6 @@ def project(tmp_path: Path) -> Path:
     path = tmp_path / "project"
     (path / ".wave").mkdir(parents=True)
     return path
-
-
-def write_json(path: Path, document: Any) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
-    return path
-
-
-def hooks_doc(
-    event: str, *commands: str | dict[str, Any], matcher: str | None = None
-) -> dict[str, Any]:
-    """`{"hooks": {event: [one group]}}` with the given commands (strings or full handler dicts)."""
-    handlers = [c if isinstance(c, dict) else {"type": "command", "command": c} for c in commands]
-    group: dict[str, Any] = {"hooks": handlers}
-    if matcher is not None:
-        group["matcher"] = matcher
-    return {"hooks": {event: [group]}}
-
-
-def common(event: str, cwd: Path, **fields: Any) -> dict[str, Any]:
-    return {
-        "session_id": "s1",
-        "transcript_path": "/tmp/session_s1.json",
-        "cwd": str(cwd),
-        "hook_event_name": event,
-        **fields,
-    }
 
 
 @pytest.fixture

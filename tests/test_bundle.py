@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import write_json
 from tests.lsp.test_serve import _frame, _read_frame
+from tests.workspace import write_json
 from wavehost import paths
 
 ROOT = Path(__file__).resolve().parents[1]

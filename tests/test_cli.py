@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import hooks_doc, write_json
+from tests.hooks_doc import hooks_doc
+from tests.workspace import write_json
 from wavehost import paths
 
 REPO = Path(__file__).resolve().parent.parent
@@ -136,3 +137,31 @@ def test_demo_project_hooks_load_cleanly(home) -> None:
         "PostToolUse",
         "Stop",
     }
+
+
+def _scripted(home: Path) -> list[str]:
+    script = write_json(home / "turns.json", {"turns": [{"text": "hi"}]})
+    return ["--provider", "scripted", "--script", str(script)]
+
+
+def test_chat_resuming_an_unknown_session_is_a_one_line_error(home, project) -> None:
+    done = wavehost(
+        "chat", "--cwd", str(project), "--resume", "no-such-session", "-p", "hi",
+        *_scripted(home), home=home,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("wavehost: no saved session 'no-such-session'")
+
+
+def test_chat_resuming_a_corrupt_transcript_is_a_one_line_error(home, project) -> None:
+    saved = home / ".wave" / "sessions" / "session_broken.json"
+    saved.parent.mkdir(parents=True)
+    saved.write_text('{"sessionId": "broken", "state": {"messages": [{"role": "robot"}]}}')
+    for cwd in (["--cwd", str(project)], []):
+        done = wavehost("chat", *cwd, "--resume", "broken", "-p", "hi", *_scripted(home), home=home)
+        assert done.returncode == 1
+        assert "Traceback" not in done.stderr
+        [line] = done.stderr.strip().splitlines()
+        assert line.startswith(f"wavehost: cannot read the saved session 'broken' ({saved}):")

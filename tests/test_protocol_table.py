@@ -81,6 +81,10 @@ def test_every_row_names_models_that_exist_and_is_unique() -> None:
         if method.result is not None:
             model(method.result)
         assert method.name.startswith("wave/")
+        assert not method.standard
+    for method in table.STANDARD:
+        assert method.name.startswith("$/")
+        assert method.standard
     for command in table.SHELL_COMMANDS:
         model(command.args)
 

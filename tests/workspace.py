@@ -40,10 +40,7 @@ class Workspace:
         return paths.plugin_hooks_file(paths.plugins_dir(self.home) / name)
 
     def write(self, path: Path, content: str | dict[str, Any]) -> Path:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = content if isinstance(content, str) else json.dumps(content, indent=2) + "\n"
-        path.write_bytes(text.encode("utf-8"))
-        return path
+        return write_json(path, content)
 
     def give_to(self, uid: int, gid: int) -> None:
         """Hand every file to another user (for a server run under that user)."""
@@ -51,6 +48,14 @@ class Workspace:
             for name in [*subdirs, *files]:
                 os.chown(Path(directory) / name, uid, gid)
         os.chown(self.root, uid, gid)
+
+
+def write_json(path: Path, content: Any) -> Path:
+    """`content` as a JSON file (a str is written as it is), folders made as needed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = content if isinstance(content, str) else json.dumps(content, indent=2) + "\n"
+    path.write_bytes(text.encode("utf-8"))
+    return path
 
 
 def make_workspace() -> Iterator[Workspace]:
@@ -63,7 +68,3 @@ def make_workspace() -> Iterator[Workspace]:
     workspace.project.mkdir()
     yield workspace
     shutil.rmtree(root, ignore_errors=True)
-
-
-def hook(command: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "command", "command": command, **extra}

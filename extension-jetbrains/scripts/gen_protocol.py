@@ -71,10 +71,11 @@ def generate(table: dict[str, Any]) -> str:
     lines += ["", "    val METHODS: List<ProtocolMethod> = listOf("]
     for name, method in methods.items():
         session = "true" if carries_session(definitions, method) else "false"
+        shell_only = "true" if method.get("shellOnly") else "false"
         lines.append(
             f"        ProtocolMethod({constant(name, method)}, "
             f"Direction.{direction[method['direction']]}, Kind.{kind[method['kind']]}, "
-            f"sessionScoped = {session}),"
+            f"sessionScoped = {session}, shellOnly = {shell_only}),"
         )
     lines += ["    )", "}", ""]
     lines += ['/** The shell-local commands of the envelope (`{kind: "shell", command, args}`). */']

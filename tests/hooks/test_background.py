@@ -7,7 +7,9 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.conftest import common, hooks_doc
+from tests.hooks.inputs import common
+from tests.hooks_doc import hooks_doc
+from tests.processes import alive
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
 from wavehost.hooks.outcome import Outcome
@@ -45,13 +47,16 @@ class StopHooks:
 async def test_async_hook_runs_in_the_background_and_dispatch_does_not_wait(
     project, tmp_path
 ) -> None:
-    marker = tmp_path / "finished"
-    hooks = StopHooks(project, async_hook(f"sleep 1; touch {marker}"))
+    marker, pid_file = tmp_path / "finished", tmp_path / "pid"
+    hooks = StopHooks(project, async_hook(f"echo $$ > {pid_file}; sleep 1; touch {marker}"))
     async with hooks.background:
         outcome = await hooks.fire()
         assert not marker.exists()  # dispatch came back before the hook's sleep ended
-        assert hooks.background.running == 1
         assert outcome.runs == []
+        with anyio.fail_after(30):
+            while not pid_file.exists() or not pid_file.read_text():
+                await anyio.sleep(0.02)
+        assert alive(int(pid_file.read_text()))  # it runs meanwhile, in the background
     assert marker.exists()  # leaving the context waited for it
 
 
@@ -131,7 +136,7 @@ async def test_user_interrupt_kills_background_hooks_and_delivers_nothing(
                 await anyio.sleep(0.02)
             hooks.background.cancel_all()
     assert hooks.rewakes == []
-    assert hooks.background.running == 0
+    assert not alive(int(pid_file.read_text()))
 
 
 async def test_new_dispatches_do_not_cancel_running_background_hooks(project) -> None:

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import common, hooks_doc, write_json
+from tests.hooks.inputs import common
+from tests.hooks_doc import hooks_doc
+from tests.workspace import write_json
 from wavehost import paths
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.config import HookConfig, load_hook_config

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import write_json
+from tests.workspace import write_json
 from wavehost import paths
 from wavehost.hooks.config import EntryRef, load_hook_config
 from wavehost.hooks.jsonerror import locate

@@ -5,7 +5,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import common, hooks_doc
+from tests.hooks.inputs import common
+from tests.hooks_doc import hooks_doc
 
 WRITE = {"tool_name": "Write", "tool_input": {"file_path": "/p/a.txt", "content": "x"}}
 WRITE_DONE = {**WRITE, "tool_response": {"success": True, "filePath": "/p/a.txt"}}

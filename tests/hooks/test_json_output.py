@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import common, hooks_doc
+from tests.hooks.inputs import common
+from tests.hooks_doc import hooks_doc
 from wavehost.hooks.outcome import system_reminder
 
 WRITE = {"tool_name": "Write", "tool_input": {"file_path": "/p/a.txt", "content": "x"}}

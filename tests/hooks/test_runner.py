@@ -9,18 +9,20 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.conftest import common, hooks_doc
-from wavehost.hooks import runner
+from tests.hooks.inputs import common
+from tests.hooks_doc import hooks_doc
+from tests.processes import alive
 from wavehost.hooks.config import HookHandler, load_hook_config
 from wavehost.hooks.engine import run_all
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookContext, run_hook
+from wavehost.plumbing import children
 
 
 @pytest.fixture(params=["pidfd", "thread"])
 def exit_wait(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Both ways of waiting for a hook's exit: a pidfd (Linux) and a thread (elsewhere)."""
-    monkeypatch.setattr(runner, "USE_PIDFD", request.param == "pidfd")
+    monkeypatch.setattr(children, "USE_PIDFD", request.param == "pidfd")
     return str(request.param)
 
 
@@ -28,16 +30,6 @@ def handler(project: Path, command: str, **fields: object) -> HookHandler:
     doc = hooks_doc("PreToolUse", {"type": "command", "command": command, **fields})
     (found,) = load_hook_config(project, programmatic=doc["hooks"]).handlers
     return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie waiting for its parent counts as gone
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().split(")")[-1].split()[0] != "Z"
 
 
 async def wait_for_file(path: Path, seconds: float = 10) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from tests.conftest import write_json
+from tests.workspace import write_json
 from wavehost import paths
 from wavehost.hooks.catalogue import EVENT_NAMES
 from wavehost.hooks.config import load_hook_config

@@ -12,6 +12,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, log_message, register_lsp_features
 
+from tests.hooks_doc import hooks_doc
 from tests.workspace import Workspace
 from wavehost.lsp.converter import raw_converter
 from wavehost.protocol import table
@@ -28,6 +29,8 @@ class ChatView:
     status: str = "idle"
     queued: int = 0
     running_hooks: list[str] = field(default_factory=list)
+    queued_texts: list[str] = field(default_factory=list)
+    questions: list[dict[str, Any]] = field(default_factory=list)  # pending permission questions
     turns: int = 0  # running → idle transitions seen
     notifications: list[dict[str, Any]] = field(default_factory=list)
 
@@ -46,6 +49,8 @@ class ChatView:
             self.turns += 1
         self.status, self.queued = update["status"], update["queued"]
         self.running_hooks = update["runningHooks"]
+        self.queued_texts = update["queuedTexts"]
+        self.questions = update["pendingPermissions"]
 
     def blocks(self, kind: str) -> list[dict[str, Any]]:
         return [
@@ -71,6 +76,7 @@ class HostClient(LanguageClient):
         # answers to wave/chat/requestPermission, in order; the questions are kept
         self.permission_answers: list[Any] = []
         self.permission_requests: list[dict[str, Any]] = []
+        self.permission_withdrawn: list[dict[str, Any]] = []  # questions the server took back
         self.permission_asked = asyncio.Event()
 
         @self.feature(types.WINDOW_LOG_MESSAGE)
@@ -100,7 +106,11 @@ class HostClient(LanguageClient):
             self.permission_asked.set()
             answer = self.permission_answers.pop(0) if self.permission_answers else None
             if answer is None:  # unanswered until the server cancels the request
-                await asyncio.Event().wait()
+                try:
+                    await asyncio.Event().wait()
+                except asyncio.CancelledError:  # $/cancelRequest
+                    self.permission_withdrawn.append(params)
+                    raise
             return answer
 
     def chat(self, session_id: str) -> ChatView:
@@ -120,6 +130,7 @@ class HostClient(LanguageClient):
         view = self.chat(result["sessionId"])
         view.messages = list(result["messages"])
         view.status, view.queued = result["status"], result["queued"]
+        view.queued_texts, view.questions = result["queuedTexts"], result["pendingPermissions"]
         return result
 
     async def send_chat(self, session_id: str, text: str) -> dict[str, Any]:
@@ -179,3 +190,21 @@ async def running_server(
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+def script(workspace: Workspace, *turns: dict[str, Any]) -> None:
+    """Make the scripted provider the default, replaying these model turns."""
+    path = workspace.write(workspace.root / "script.json", {"turns": list(turns)})
+    workspace.write(workspace.user_settings, {"provider": "scripted", "script": str(path)})
+
+
+def reply(text: str = "", *calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    """One model turn of the script: text, then tool calls."""
+    return {"text": text, "tool_calls": [{"name": n, "input": i} for n, i in calls]}
+
+
+def project_hooks(
+    workspace: Workspace, event: str, *commands: str, matcher: str | None = None
+) -> None:
+    """The project's settings file holding these hooks for `event` (and nothing else)."""
+    workspace.write(workspace.project_settings, hooks_doc(event, *commands, matcher=matcher))

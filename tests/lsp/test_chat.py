@@ -3,48 +3,17 @@ scripted provider replaying a script file."""
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from tests.lsp.client import TIMEOUT, HostClient, running_server
-from tests.workspace import Workspace, hook
+from tests.hooks_doc import hook
+from tests.lsp.client import TIMEOUT, HostClient, project_hooks, reply, running_server, script
+from tests.processes import alive, until
+from tests.workspace import Workspace
 from wavehost.protocol import table
-
-
-def script(workspace: Workspace, *turns: dict[str, Any]) -> None:
-    """Make the scripted provider the default, replaying these model turns."""
-    path = workspace.write(workspace.root / "script.json", {"turns": list(turns)})
-    workspace.write(workspace.user_settings, {"provider": "scripted", "script": str(path)})
-
-
-def reply(text: str = "", *calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
-    return {"text": text, "tool_calls": [{"name": n, "input": i} for n, i in calls]}
-
-
-def project_hooks(workspace: Workspace, event: str, *commands: str, matcher: str = "") -> None:
-    group: dict[str, Any] = {"hooks": [hook(c) for c in commands]}
-    if matcher:
-        group["matcher"] = matcher
-    workspace.write(workspace.project_settings, {"hooks": {event: [group]}})
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open(f"/proc/{pid}/stat") as stat:  # a zombie waiting for its parent counts as gone
-        return stat.read().split(")")[-1].split()[0] != "Z"
-
-
-async def until(condition: Any, limit: float = TIMEOUT) -> None:
-    async with asyncio.timeout(limit):
-        while not condition():
-            await asyncio.sleep(0.02)
 
 
 async def test_a_prompt_streams_updates_until_the_session_is_idle_again(

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from tests.lsp.client import running_server
-from tests.lsp.test_chat import reply, script
-from tests.workspace import Workspace, hook
+from tests.hooks_doc import hook
+from tests.lsp.client import reply, running_server, script
+from tests.workspace import Workspace
 from wavehost.protocol import table
 
 

@@ -3,8 +3,9 @@
 import asyncio
 import os
 
+from tests.hooks_doc import hook
 from tests.lsp.client import HostClient, running_server
-from tests.workspace import Workspace, hook
+from tests.workspace import Workspace
 
 WAIT = 10  # seconds: generous; the server notices within about a second
 

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
+from tests.hooks_doc import hook
 from tests.lsp.client import HostClient, as_user, running_server
-from tests.workspace import Workspace, hook
+from tests.workspace import Workspace
 from wavehost.protocol import table
 
 ORIGINAL = """{

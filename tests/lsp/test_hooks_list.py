@@ -2,8 +2,9 @@
 
 from lsprotocol import types
 
+from tests.hooks_doc import hook
 from tests.lsp.client import running_server
-from tests.workspace import Workspace, hook
+from tests.workspace import Workspace
 
 
 def _all_sources(workspace: Workspace) -> None:

@@ -6,8 +6,9 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
+from tests.hooks_doc import hook
 from tests.lsp.client import HostClient, running_server
-from tests.workspace import Workspace, hook
+from tests.workspace import Workspace
 from wavehost.protocol import table
 
 

@@ -10,8 +10,9 @@ from typing import IO, Any
 
 from lsprotocol import types
 
+from tests.hooks_doc import hook
 from tests.lsp.client import SERVER, running_server
-from tests.workspace import Workspace, hook
+from tests.workspace import Workspace
 from wavehost.protocol import table
 
 

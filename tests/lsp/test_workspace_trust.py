@@ -3,8 +3,7 @@
 import asyncio
 import json
 
-from tests.lsp.client import TIMEOUT, running_server
-from tests.lsp.test_chat import project_hooks, reply, script
+from tests.lsp.client import TIMEOUT, project_hooks, reply, running_server, script
 from tests.workspace import Workspace
 from wavehost.protocol import table
 

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from tests.hooks_doc import hook
 from tests.lsp.client import running_server
-from tests.workspace import Workspace, hook
+from tests.workspace import Workspace
 from wavehost.hooks.config import load_hook_config
 from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings

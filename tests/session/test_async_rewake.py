@@ -8,16 +8,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.session.conftest import (
-    TIMEOUT,
-    ChatRunner,
-    alive,
-    metas,
-    tools,
-    turn,
-    until,
-    users,
-)
+from tests.processes import TIMEOUT, alive, until
+from tests.session.chat import ChatRunner, metas, tools, turn, users
 from wavehost.hooks.engine import Rewake
 from wavehost.hooks.outcome import system_reminder
 
@@ -130,8 +122,8 @@ async def test_a_wake_up_for_a_closed_session_is_dropped_with_a_log_line(
     # Closing kills running hooks, so a late wake-up can only come from outside; deliver one the
     # way BackgroundHooks does.
     with caplog.at_level(logging.INFO):
-        session._on_rewake(Rewake(session.id, "Stop", "scan.sh", "too late"))
+        session.inbox.rewake(Rewake(session.id, "Stop", "scan.sh", "too late"))
 
-    assert f"session {session.id} is closed; dropped the notification from scan.sh" in caplog.text
+    assert f"session {session.id} is closed; dropped the news from scan.sh" in caplog.text
     assert metas(session.messages) == []
     assert json.loads(session.transcript_path.read_text())["sessionId"] == session.id

@@ -7,7 +7,9 @@ from typing import Any
 
 import anyio
 
-from tests.session.conftest import TIMEOUT, ChatRunner, hooks_for, lines, record, tools, turn, until
+from tests.hooks_doc import hooks_for
+from tests.processes import TIMEOUT, alive, until
+from tests.session.chat import ChatRunner, lines, record, tools, turn
 from wavehost.session.providers.scripted import ScriptedTurn
 
 # Blocks the first Stop of a turn while background work runs; lets later ones through.
@@ -114,3 +116,38 @@ async def test_task_output_reads_a_running_shell_and_task_stop_kills_it_without_
     assert "status: killed" in after.result
     assert unknown.error == "No task found with ID: bash_nope"
     assert not any("<task-notification>" in text for text in result.llm.request_texts())
+
+
+async def test_sessions_leave_no_task_folder_behind(
+    chat: ChatRunner, tmp_path: Path, monkeypatch: Any
+) -> None:
+    import tempfile
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    await chat([turn("no background work")], "hello")
+    started = await chat(
+        [turn("", ("Bash", {"command": "echo hi", "run_in_background": True})), turn("started")],
+        "run it in the background",
+    )
+    [bash] = tools(started.messages)
+    output = Path(bash.result.split("Output is being written to: ")[1].split(". ")[0])
+    assert output.parent.parent == temp  # it was a task folder in the temp dir…
+    assert sorted(p.name for p in temp.iterdir() if p.name.startswith("wavehost-tasks-")) == []
+
+
+async def test_the_sessions_end_kills_a_background_shell_that_ignores_sigterm(
+    chat: ChatRunner, project: Path
+) -> None:
+    pid_file = project.parent / "stubborn.pid"
+    stubborn = f"trap '' TERM; echo $$ > {pid_file}; while true; do sleep 0.1; done"
+    script = [turn("", ("Bash", {"command": stubborn, "run_in_background": True})), turn("ok")]
+    with anyio.fail_after(TIMEOUT):
+        async with chat.open(script) as running:
+            running.session.send("start it")
+            await running.session.wait_idle()
+            await until(lambda: pid_file.exists() and bool(pid_file.read_text().strip()))
+            pid = int(pid_file.read_text())
+            assert alive(pid)
+    assert not alive(pid)

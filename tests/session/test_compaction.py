@@ -4,17 +4,8 @@
 import json
 from pathlib import Path
 
-from tests.session.conftest import (
-    ChatRunner,
-    hooks_for,
-    lines,
-    merge,
-    metas,
-    notices,
-    record,
-    turn,
-    users,
-)
+from tests.hooks_doc import hooks_for, merge
+from tests.session.chat import ChatRunner, lines, metas, notices, record, turn, users
 from tests.session.fake_llm import HttpError
 from wavehost.hooks.outcome import system_reminder
 from wavehost.session.compaction import SUMMARY_INTRO

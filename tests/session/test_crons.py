@@ -8,19 +8,10 @@ from typing import Any
 
 import anyio
 
+from tests.hooks_doc import hooks_for, merge
+from tests.processes import TIMEOUT, until
+from tests.session.chat import ChatRunner, lines, record, tools, turn, users
 from tests.session.clock import ManualClock
-from tests.session.conftest import (
-    TIMEOUT,
-    ChatRunner,
-    hooks_for,
-    lines,
-    merge,
-    record,
-    tools,
-    turn,
-    until,
-    users,
-)
 from wavehost.session.providers.scripted import ScriptedTurn
 
 START = datetime(2026, 1, 1, 10, 0, 30)

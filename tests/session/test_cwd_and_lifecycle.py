@@ -8,22 +8,15 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.session.conftest import (
-    ChatRunner,
-    alive,
-    hooks_for,
-    merge,
-    tools,
-    turn,
-    until,
-    users,
-)
+from tests.hooks_doc import hooks_for, merge
+from tests.processes import alive, until
+from tests.session.chat import ChatRunner, tools, turn, users
 from tests.session.fake_llm import serve
 from wavehost.hooks.catalogue import Event
 from wavehost.session import transcript
-from wavehost.session.host import SessionHost
-from wavehost.session.loop import SessionConfig
+from wavehost.session.chat_session import SessionConfig
 from wavehost.session.providers import ProviderChoice, make_provider
+from wavehost.session.registry import SessionRegistry
 
 WHERE = 'printf "%s\\n%s\\n" "$(pwd)" "$WAVE_PROJECT_DIR" > {out}; cat > {out}.json'
 
@@ -146,9 +139,9 @@ async def test_programmatic_hooks_exist_only_when_given_and_run_before_file_hook
 
     stop = {"Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]}
     with_stop = await chat([], hooks={}, programmatic=stop)
-    assert with_stop.session.engine.has_hooks(Event.Stop)
+    assert with_stop.session.hooks.has(Event.Stop)
     without = await chat([], hooks={})
-    assert not without.session.engine.has_hooks(Event.Stop)
+    assert not without.session.hooks.has(Event.Stop)
 
 
 async def test_cancel_kills_the_running_tool_and_keeps_the_session_usable(
@@ -205,10 +198,9 @@ async def test_a_host_keeps_sessions_open_between_requests_and_closes_them(
 ) -> None:
     log = project.parent / "end.json"
     chat.write_hooks(hooks_for("SessionEnd", f"cat > {log}"))
-    async with serve([turn("one"), turn("two")]) as llm, anyio.create_task_group() as group:
+    async with serve([turn("one"), turn("two")]) as llm, SessionRegistry() as host:
         chat.monkeypatch.setenv("ANTHROPIC_BASE_URL", llm.url)
         chat.monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-        host = SessionHost(group)
         provider = make_provider(ProviderChoice("anthropic", "fake"))
         session = await host.open(SessionConfig(root=project, provider=provider))
         for prompt in ("first", "second"):

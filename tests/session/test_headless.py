@@ -8,7 +8,9 @@ from typing import Any
 
 import anyio
 
-from tests.session.conftest import TIMEOUT, hooks_for, merge, turn
+from tests.hooks_doc import hooks_for, merge
+from tests.processes import TIMEOUT
+from tests.session.chat import turn
 from tests.session.fake_llm import serve
 
 

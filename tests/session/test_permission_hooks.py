@@ -7,18 +7,9 @@ from pathlib import Path
 
 import anyio
 
-from tests.session.conftest import (
-    TIMEOUT,
-    ChatRunner,
-    hooks_for,
-    lines,
-    merge,
-    notices,
-    record,
-    tools,
-    turn,
-    until,
-)
+from tests.hooks_doc import hooks_for, merge
+from tests.processes import TIMEOUT, until
+from tests.session.chat import ChatRunner, lines, notices, record, tools, turn
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt, refused_by_hook
 
 TOUCH = ("Bash", {"command": "touch made"})

@@ -3,7 +3,8 @@
 import json
 from pathlib import Path
 
-from tests.session.conftest import ChatRunner, hooks_for, notices, turn, users
+from tests.hooks_doc import hooks_for
+from tests.session.chat import ChatRunner, notices, turn, users
 from wavehost.session.messages import AssistantMessage
 
 

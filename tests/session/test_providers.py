@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.session.conftest import ChatRunner, notices, tools, turn
+from tests.session.chat import ChatRunner, notices, tools, turn
 from tests.session.fake_llm import HttpError
 from wavehost.session.providers import ProviderError, choose
 

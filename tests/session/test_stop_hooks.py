@@ -6,7 +6,8 @@ from typing import Any
 
 import anyio
 
-from tests.session.conftest import ChatRunner, hooks_for, lines, notices, record, turn, users
+from tests.hooks_doc import hooks_for
+from tests.session.chat import ChatRunner, lines, notices, record, turn, users
 from wavehost.session.providers.scripted import ScriptedTurn
 
 # Blocks the first Stop of a turn only: stop_hook_active is the loop guard.

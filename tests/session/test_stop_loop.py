@@ -6,16 +6,9 @@ from typing import Any
 
 import anyio
 
-from tests.session.conftest import (
-    TIMEOUT,
-    ChatRunner,
-    hooks_for,
-    lines,
-    metas,
-    notices,
-    record,
-    turn,
-)
+from tests.hooks_doc import hooks_for
+from tests.processes import TIMEOUT
+from tests.session.chat import ChatRunner, lines, metas, notices, record, turn
 from wavehost.session.agent_loop import block_cap_notice
 from wavehost.session.providers.scripted import ScriptedTurn
 

@@ -9,17 +9,9 @@ from typing import Any
 
 import anyio
 
-from tests.session.conftest import (
-    TIMEOUT,
-    ChatRunner,
-    hooks_for,
-    lines,
-    merge,
-    record,
-    tools,
-    turn,
-    until,
-)
+from tests.hooks_doc import hooks_for, merge
+from tests.processes import TIMEOUT, until
+from tests.session.chat import ChatRunner, lines, record, tools, turn
 from tests.session.fake_llm import Responder
 from wavehost.session.providers.scripted import ScriptedTurn
 

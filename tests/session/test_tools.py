@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.session.conftest import until
+from tests.processes import until
 from wavehost.session.tools import BackgroundTasks, Workspace, default_tools
 
 
@@ -84,8 +84,9 @@ async def test_bash_in_background_writes_its_output_to_a_file(workspace: Workspa
         assert started.ok
         assert started.response["backgroundTaskId"].startswith("bash_")
         await until(lambda: not tasks.running())
-    log = workspace.root.joinpath(started.response["outputFile"])
-    assert log.read_text() == "bg\n"
+        log = workspace.root.joinpath(started.response["outputFile"])
+        assert log.read_text() == "bg\n"
+    assert not log.parent.exists()  # the task folder goes with its owner
 
 
 async def test_glob_and_grep_find_files_and_lines(workspace: Workspace) -> None:

@@ -7,16 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.session.conftest import (
-    ChatRunner,
-    hooks_for,
-    lines,
-    merge,
-    notices,
-    record,
-    tools,
-    turn,
-)
+from tests.hooks_doc import hooks_for, merge
+from tests.session.chat import ChatRunner, lines, notices, record, tools, turn
 
 WHERE = 'printf "%s\\n%s\\n" "$(pwd)" "$WAVE_PROJECT_DIR" >> {out}'
 

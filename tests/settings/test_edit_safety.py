@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import Workspace, hook
+from tests.hooks_doc import hook
+from tests.workspace import Workspace
 from wavehost.hooks.safe_read import read_bytes
 from wavehost.settings import edit, files
 from wavehost.settings.errors import SettingsError

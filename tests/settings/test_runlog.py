@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from tests.conftest import common
+from tests.hooks.inputs import common
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.payloads import PreToolUseInput

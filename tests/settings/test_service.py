@@ -3,7 +3,8 @@
 import json
 import threading
 
-from tests.workspace import Workspace, hook
+from tests.hooks_doc import hook
+from tests.workspace import Workspace
 from wavehost.hooks.catalogue import EVENT_NAMES
 from wavehost.settings.service import SettingsService
 

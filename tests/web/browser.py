@@ -2,6 +2,7 @@
 with a real `wavehost serve` behind it) and a client that came in through the printed URL."""
 
 import asyncio
+import json
 import os
 import re
 import sys
@@ -9,11 +10,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.workspace import Workspace, hook
+from tests.hooks_doc import hook
+from tests.workspace import Workspace
 from wavehost.web.app import Running, start
 
 
@@ -30,18 +33,25 @@ def dist(tmp_path: Path) -> Path:
     return stand_in_dist(tmp_path)
 
 
+@asynccontextmanager
+async def web_in(workspace: Workspace, dist: Path, locale: str = "zh-CN") -> AsyncIterator[Running]:
+    """`wavehost web` on the workspace, in this process (HOME is the workspace's)."""
+    env = {**os.environ, "HOME": str(workspace.home)}
+    running = await start(workspace.project, locale=locale, dist=dist, env=env)
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
 @pytest.fixture
 async def web(workspace: Workspace, dist: Path) -> AsyncIterator[Running]:
     workspace.write(
         workspace.project_settings,
         {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("./guard.sh")]}]}},
     )
-    env = {**os.environ, "HOME": str(workspace.home)}
-    running = await start(workspace.project, locale="zh-CN", dist=dist, env=env)
-    try:
+    async with web_in(workspace, dist) as running:
         yield running
-    finally:
-        await running.stop()
 
 
 def cookie_session() -> aiohttp.ClientSession:
@@ -56,6 +66,36 @@ async def browser(web: Running) -> AsyncIterator[aiohttp.ClientSession]:
         async with session.get(web.url) as response:
             assert response.status == 200
         yield session
+
+
+TIMEOUT = 20
+
+
+class PageSocket:
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+        self.ids = 0
+
+    async def send(self, envelope: dict[str, Any]) -> None:
+        await self.socket.send_str(json.dumps(envelope))
+
+    async def receive(self) -> dict[str, Any]:
+        message = await asyncio.wait_for(self.socket.receive(), TIMEOUT)
+        assert message.type == aiohttp.WSMsgType.TEXT, message
+        envelope: dict[str, Any] = json.loads(message.data)
+        return envelope
+
+    async def request(self, method: str, params: Any) -> list[dict[str, Any]]:
+        """Sends a request; returns what arrived up to and including its response."""
+        self.ids += 1
+        request_id = f"t-{self.ids}"
+        await self.send({"kind": "request", "id": request_id, "method": method, "params": params})
+        seen = []
+        while True:
+            envelope = await self.receive()
+            seen.append(envelope)
+            if envelope.get("kind") == "response" and envelope.get("id") == request_id:
+                return seen
 
 
 URL_LINE = re.compile(r"at (http://127\.0\.0\.1:\d+/\?token=[\w-]+)")

@@ -1,47 +1,19 @@
 """`wavehost web` as a shell: real `wavehost serve` behind it, a real WebSocket in front of it."""
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.workspace import Workspace, hook
+from tests.hooks_doc import hook
+from tests.web.browser import TIMEOUT, PageSocket
+from tests.workspace import Workspace
+from wavehost.protocol import table
 from wavehost.web.app import CSP, Running, check_dist
 from wavehost.web.lsp_client import ResponseError
 from wavehost.web.shell import path_from_uri
-
-TIMEOUT = 20
-
-
-class PageSocket:
-    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
-        self.socket = socket
-        self.ids = 0
-
-    async def send(self, envelope: dict[str, Any]) -> None:
-        await self.socket.send_str(json.dumps(envelope))
-
-    async def receive(self) -> dict[str, Any]:
-        message = await asyncio.wait_for(self.socket.receive(), TIMEOUT)
-        assert message.type == aiohttp.WSMsgType.TEXT, message
-        envelope: dict[str, Any] = json.loads(message.data)
-        return envelope
-
-    async def request(self, method: str, params: Any) -> list[dict[str, Any]]:
-        """Sends a request; returns what arrived up to and including its response."""
-        self.ids += 1
-        request_id = f"t-{self.ids}"
-        await self.send({"kind": "request", "id": request_id, "method": method, "params": params})
-        seen = []
-        while True:
-            envelope = await self.receive()
-            seen.append(envelope)
-            if envelope.get("kind") == "response" and envelope.get("id") == request_id:
-                return seen
 
 
 @pytest.fixture
@@ -98,6 +70,14 @@ async def test_only_protocol_methods_are_relayed(page: PageSocket) -> None:
     # The server is still there.
     *_, response = await page.request("wave/hooks/list", {})
     assert "result" in response
+
+
+async def test_a_page_cannot_grant_itself_workspace_trust(page: PageSocket) -> None:
+    # Trust is the user's to give through the shell; the table marks the method shell-only.
+    assert table.WORKSPACE_SET_TRUSTED.shell_only
+    method = table.WORKSPACE_SET_TRUSTED.name
+    *_, response = await page.request(method, {"trusted": True})
+    assert response["error"] == {"code": -32601, "message": f"{method} is not a wavehost method"}
 
 
 async def test_open_config_file_shows_it_in_the_page_before_answering(
@@ -211,20 +191,32 @@ def test_file_uris_become_paths() -> None:
 
 
 async def test_a_server_request_is_answered_by_the_page(web: Running, page: PageSocket) -> None:
-    # The relay itself (wave/chat/requestPermission goes this way once the protocol has it).
-    asked = asyncio.create_task(web.shell._ask_page("wave/test/ask", {"toolName": "Write"}))
+    # The relay itself, without a turn: the shell asks the pages of the question's session.
+    web.shell.pages[0].sessions.add("s1")
+    params = {"sessionId": "s1", "toolName": "Write"}
+    asked = asyncio.create_task(web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params))
     request = await page.receive()
     assert request["kind"] == "request"
-    assert (request["method"], request["params"]) == ("wave/test/ask", {"toolName": "Write"})
-    await page.send({"kind": "response", "id": request["id"], "result": {"decision": "allow"}})
-    assert await asyncio.wait_for(asked, TIMEOUT) == {"decision": "allow"}
+    assert (request["method"], request["params"]) == (table.CHAT_REQUEST_PERMISSION.name, params)
+    await page.send({"kind": "response", "id": request["id"], "result": {"allow": True}})
+    assert await asyncio.wait_for(asked, TIMEOUT) == {"allow": True}
 
 
 async def test_a_question_to_a_page_that_closes_fails_instead_of_hanging(
     web: Running, page: PageSocket
 ) -> None:
-    asked = asyncio.create_task(web.shell._ask_page("wave/test/ask", {}))
+    web.shell.pages[0].sessions.add("s1")
+    params = {"sessionId": "s1"}
+    asked = asyncio.create_task(web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params))
     await page.receive()
     await page.socket.close()
     with pytest.raises(ResponseError, match="the page was closed"):
         await asyncio.wait_for(asked, TIMEOUT)
+
+
+async def test_a_question_no_page_of_its_session_can_answer_fails_at_once(
+    web: Running, page: PageSocket
+) -> None:
+    params = {"sessionId": "someone-elses"}
+    with pytest.raises(ResponseError, match="no page of this session"):
+        await web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params)

@@ -3,30 +3,14 @@
  * scripted provider (the model's turns come from a file) and real hook processes.
  */
 
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { SCREENSHOTS, type WebServer, Workspace, collectProblems, command, hooksFile, launchBrowser, startWeb } from "./harness";
+import { SCREENSHOTS, collectProblems, command, e2eSuite, hooksFile } from "./harness";
 
-let browser: Browser;
-let ws: Workspace;
-let server: WebServer | null = null;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  ws?.remove();
-});
+const e2e = e2eSuite();
 
 const TURNS = [
   { text: "先清理 **build** 目录。", tool_calls: [{ name: "Bash", input: { command: "rm -rf build" } }] },
@@ -39,7 +23,7 @@ const TURNS = [
 
 describe("chat panel in browser mode", () => {
   it("a PreToolUse hook blocks a tool: failure text, systemMessage notice, permission, queue, compaction", async () => {
-    ws = new Workspace();
+    const ws = e2e.workspace();
     ws.write(
       ws.projectSettings,
       hooksFile({
@@ -52,8 +36,8 @@ describe("chat panel in browser mode", () => {
       }),
     );
     const script = ws.write(join(ws.root, "turns.json"), { turns: TURNS });
-    server = await startWeb(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 900 } });
     const problems = collectProblems(page);
     await page.goto(`${server.url}&view=chat`); // the token goes, view=chat stays
     const panel = page.locator("wave-chat-panel");
@@ -83,7 +67,7 @@ describe("chat panel in browser mode", () => {
     expect(await panel.getByTestId("tool-title").allInnerTexts()).toEqual(["Bash · rm -rf build", "Write · PLAN.md", "Read · PLAN.md"]);
     expect(await panel.locator(".msg.assistant .who").count()).toBe(2);
     const bash = panel.locator(".tool[data-tool=Bash]");
-    expect(await bash.getAttribute("data-status")).toBe("error");
+    expect(await bash.getAttribute("data-status")).toBe("blocked"); // a hook refused it: it never ran
     expect(await bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing rm -rf");
     expect(await panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
     expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toBe("# Plan\n");
@@ -113,15 +97,15 @@ describe("chat panel in browser mode", () => {
   });
 
   it("Esc stops a running turn; a draft survives switching views; New's prefill keeps the draft", async () => {
-    ws = new Workspace();
+    const ws = e2e.workspace();
     ws.write(
       ws.projectSettings,
       hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("sleep 60", { statusMessage: "正在检查命令…" })] }] }),
     );
     const script = ws.write(join(ws.root, "turns.json"), { turns: [{ text: "先看看。", tool_calls: [{ name: "Bash", input: { command: "ls" } }] }, { text: "好。" }] });
-    server = await startWeb(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
     for (const viewport of [{ width: 1200, height: 800 }, { width: 420, height: 800 }]) {
-      const page = await browser.newPage({ viewport });
+      const page = await e2e.browser.newPage({ viewport });
       const problems = collectProblems(page);
       await page.goto(`${server.url}&view=chat`);
       const panel = page.locator("wave-chat-panel");

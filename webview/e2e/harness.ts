@@ -3,7 +3,7 @@
  * `wavehost serve`), and Debian's Chromium driven by playwright-core. Nothing is mocked.
  */
 
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -24,6 +24,31 @@ export const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 const NOBODY = 65534;
 export const AS_ROOT = process.getuid?.() === 0;
 
+/**
+ * Where the server keeps settings files, asked of the server's own `wavehost.paths` (once), so the
+ * tests never spell a location the server owns.
+ */
+const LAYOUT: { userSettings: string; projectSettings: string; pluginHooks: string } = JSON.parse(
+  execFileSync(
+    PYTHON,
+    [
+      "-c",
+      [
+        "import json",
+        "from pathlib import Path",
+        "from wavehost import paths",
+        'home, project = Path("/HOME"), Path("/PROJECT")',
+        "print(json.dumps({",
+        '  "userSettings": str(paths.user_settings(home)),',
+        '  "projectSettings": str(paths.project_settings(project)),',
+        '  "pluginHooks": str(paths.plugin_hooks_file(paths.plugins_dir(home) / "NAME")),',
+        "}))",
+      ].join("\n"),
+    ],
+    { encoding: "utf8" },
+  ),
+);
+
 export class Workspace {
   readonly root = mkdtempSync(join(tmpdir(), "wavehost-e2e-"));
   readonly home = join(this.root, "home");
@@ -36,13 +61,13 @@ export class Workspace {
   }
 
   get userSettings(): string {
-    return join(this.home, ".wave", "settings.json");
+    return this.home + LAYOUT.userSettings.slice("/HOME".length);
   }
   get projectSettings(): string {
-    return join(this.project, ".wave", "settings.json");
+    return this.project + LAYOUT.projectSettings.slice("/PROJECT".length);
   }
   pluginHooks(name: string): string {
-    return join(this.home, ".wave", "plugins", name, "hooks", "hooks.json");
+    return this.home + LAYOUT.pluginHooks.slice("/HOME".length).replace("/NAME/", `/${name}/`);
   }
 
   write(path: string, content: unknown): string {
@@ -185,15 +210,26 @@ export function chromiumAvailable(): boolean {
   return spawnSync(CHROMIUM, ["--version"]).status === 0;
 }
 
-export interface BrowserSuite {
-  browser: Browser;
-  ws: Workspace;
-  server: WebServer | null;
-}
-
-/** A test file's browser (one launch), and after each test its server stopped and workspace removed. */
-export function browserSuite(): BrowserSuite {
-  const suite = { server: null } as BrowserSuite;
+/**
+ * What every e2e file shares: one Chromium for the file, and per test the workspaces and the
+ * `wavehost web` processes it made, stopped and removed after the test. Call once, at the top.
+ */
+export function e2eSuite() {
+  const servers: WebServer[] = [];
+  const workspaces: Workspace[] = [];
+  const suite = {
+    browser: undefined as unknown as Browser,
+    workspace(): Workspace {
+      const made = new Workspace();
+      workspaces.push(made);
+      return made;
+    },
+    async web(...args: Parameters<typeof startWeb>): Promise<WebServer> {
+      const started = await startWeb(...args);
+      servers.push(started);
+      return started;
+    },
+  };
   beforeAll(async () => {
     suite.browser = await launchBrowser();
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -202,9 +238,8 @@ export function browserSuite(): BrowserSuite {
     await suite.browser?.close();
   });
   afterEach(async () => {
-    await suite.server?.stop();
-    suite.server = null;
-    suite.ws?.remove();
+    for (const server of servers.splice(0)) await server.stop();
+    for (const made of workspaces.splice(0)) made.remove();
   });
   return suite;
 }

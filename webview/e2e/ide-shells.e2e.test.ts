@@ -9,22 +9,22 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { DIST, SCREENSHOTS, collectProblems, launchBrowser } from "./harness";
+import { FakeShell } from "../test/fake-shell";
+import { DIST, SCREENSHOTS, collectProblems, e2eSuite } from "./harness";
 
 const ORIGIN = "https://vscode-webview.test";
 const CSP = `default-src 'none'; script-src ${ORIGIN}; style-src ${ORIGIN}; img-src ${ORIGIN} data:; font-src ${ORIGIN}`;
 
-type Envelope = Record<string, unknown> & { kind: string };
-
-class FakeExtension {
-  readonly posted: Envelope[] = [];
-  private answers = new Map<string, (params: unknown) => unknown>();
+/** The IDE side, played by the shared fake shell: it delivers into the real page. */
+class FakeExtension extends FakeShell {
   constructor(
     readonly page: Page,
     readonly ide: "vscode" | "jetbrains",
-  ) {}
+  ) {
+    super(true); // a request it was not told to answer gets "not handled", as a relay would
+  }
 
   static async open(
     browser: Browser,
@@ -35,15 +35,17 @@ class FakeExtension {
     const page = await browser.newPage({ viewport: { width: 900, height: 760 }, colorScheme });
     const host = new FakeExtension(page, ide);
     const problems = collectProblems(page);
-    await page.exposeBinding("__fakeIdePost", (_source, message: Envelope) => host.receive(message));
+    await page.exposeBinding("__fakeIdePost", (_source, message: unknown) => host.receive(message));
     // The mocked IDE API, installed before the page's own script runs.
     if (ide === "vscode") {
       await page.addInitScript(() => {
         const w = window as unknown as Record<string, unknown>;
         w.acquireVsCodeApi = () => ({
           postMessage: (m: unknown) => (w.__fakeIdePost as (m: unknown) => void)(m),
-          getState: () => undefined,
-          setState: () => undefined,
+          // VS Code keeps a webview's state across its being destroyed and re-created; this fake
+          // keeps it in the tab's storage, which survives the reload that plays that part.
+          getState: () => JSON.parse(sessionStorage.getItem("fake-vscode-state") ?? "null") ?? undefined,
+          setState: (state: unknown) => sessionStorage.setItem("fake-vscode-state", JSON.stringify(state)),
         });
       });
     } else {
@@ -74,28 +76,8 @@ class FakeExtension {
     return { host, page, problems };
   }
 
-  on(method: string, answer: (params: unknown) => unknown): void {
-    this.answers.set(method, answer);
-  }
-
-  private silenced = new Set<string>();
-  silence(method: string): void {
-    this.silenced.add(method);
-  }
-
-  private receive(message: Envelope): void {
-    this.posted.push(message);
-    if (message.kind === "request" && !this.silenced.has(message.method as string)) {
-      const answer = this.answers.get(message.method as string);
-      const reply = answer
-        ? { kind: "response", id: message.id, result: answer(message.params) }
-        : { kind: "response", id: message.id, error: { code: -32601, message: "not handled" } };
-      void this.deliver(reply);
-    }
-  }
-
   /** VS Code's `webview.postMessage(...)`, or the plugin's executeJavaScript with JSON text. */
-  async deliver(message: unknown): Promise<void> {
+  protected async dispatch(message: unknown): Promise<void> {
     const data = this.ide === "vscode" ? message : JSON.stringify(message);
     await this.page.evaluate((m) => window.dispatchEvent(new MessageEvent("message", { data: m })), data);
   }
@@ -133,6 +115,9 @@ function opened(messages: unknown[]) {
     transcriptPath: "/home/u/.wave/sessions/session_s-1.json",
     status: "idle",
     queued: 0,
+    queuedTexts: [],
+    runningHooks: [],
+    pendingPermissions: [],
     permissionMode: "default",
     provider: "scripted",
     model: "scripted",
@@ -141,21 +126,16 @@ function opened(messages: unknown[]) {
 }
 
 function updated(over: Record<string, unknown>) {
-  const params = { sessionId: SESSION, deltas: [], status: "running", queued: 0, runningHooks: [], ...over };
+  const state = { status: "running", queued: 0, queuedTexts: [], runningHooks: [], pendingPermissions: [] };
+  const params = { sessionId: SESSION, deltas: [], ...state, ...over };
   return { kind: "notification", method: "wave/chat/updated", params };
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const e2e = e2eSuite();
 
 describe("chat panel (VS Code shell)", () => {
   it("renders the conversation: Markdown sanitised, tool blocks, notices by level, isMeta hidden", async () => {
-    const { host, page, problems } = await FakeExtension.open(browser, "chat");
+    const { host, page, problems } = await FakeExtension.open(e2e.browser, "chat");
     host.on("wave/chat/open", () => opened(CONVERSATION));
     await page.goto(`${ORIGIN}/index.html`);
     const panel = page.locator("wave-chat-panel");
@@ -195,7 +175,7 @@ describe("chat panel (VS Code shell)", () => {
   });
 
   it("sends, queues while running, shows hook status messages, cancels and asks for permission", async () => {
-    const { host, page, problems } = await FakeExtension.open(browser, "chat", "dark");
+    const { host, page, problems } = await FakeExtension.open(e2e.browser, "chat", "dark");
     host.on("wave/chat/open", () => opened([]));
     let running = false;
     host.on("wave/chat/send", () => ({ queued: running }));
@@ -224,7 +204,9 @@ describe("chat panel (VS Code shell)", () => {
 
     await input.fill("再帮我看看 README");
     await panel.locator("[data-action=send]").click();
-    await host.deliver(updated({ status: "running", queued: 1, runningHooks: ["正在检查命令…"] }));
+    await host.deliver(
+      updated({ status: "running", queued: 1, queuedTexts: ["再帮我看看 README"], runningHooks: ["正在检查命令…"] }),
+    );
     await expect.poll(() => panel.getByTestId("queued").innerText()).toContain("再帮我看看 README");
 
     // The server asks; the user answers "always allow".
@@ -240,7 +222,7 @@ describe("chat panel (VS Code shell)", () => {
     await prompt.locator("[data-action=always]").click();
     await expect
       .poll(() => host.posted.find((m) => m.kind === "response" && m.id === "srv-1"))
-      .toEqual({ kind: "response", id: "srv-1", result: { allow: true, always: true } });
+      .toEqual({ kind: "response", id: "srv-1", result: { allow: true, always: true, message: null } });
     expect(await prompt.count()).toBe(0);
 
     await panel.locator("[data-action=cancel]").click();
@@ -249,9 +231,54 @@ describe("chat panel (VS Code shell)", () => {
   });
 });
 
+describe("chat panel re-created by VS Code", () => {
+  it("re-attaches to its session by the id it kept, shows the pending question and answers it", async () => {
+    const { host, page, problems } = await FakeExtension.open(e2e.browser, "chat");
+    const question = {
+      sessionId: SESSION,
+      toolUseId: "t7",
+      toolName: "Write",
+      toolInput: { file_path: "a.txt" },
+      mode: "default",
+      reason: null,
+    };
+    let pending: unknown[] = [];
+    host.on("wave/chat/open", (params) => ({
+      ...opened([]),
+      sessionId: (params as { sessionId: string }).sessionId,
+      pendingPermissions: pending.map((q) => ({ ...(q as object), sessionId: (params as { sessionId: string }).sessionId })),
+    }));
+    host.on("wave/chat/answerPermission", () => ({ answered: true }));
+    await page.goto(`${ORIGIN}/index.html`);
+    const opens = () => host.posted.filter((m) => m.method === "wave/chat/open");
+    await expect.poll(() => opens().length).toBe(1);
+    const first = opens()[0]!.params as { sessionId: string; create: boolean };
+    expect(first.create).toBe(true);
+    const send = page.locator("wave-chat-panel").locator("[data-action=send]");
+    await expect.poll(() => send.getAttribute("disabled"), { timeout: 30_000 }).toBeNull(); // open
+
+    pending = [question]; // a question came while the panel was hidden
+    await page.reload(); // VS Code destroyed the webview and made it again
+    await expect.poll(() => opens().length, { timeout: 30_000 }).toBe(2);
+    expect(opens()[1]!.params).toEqual(first); // the same session, by the id it kept
+    const prompt = page.locator("wave-chat-panel").getByTestId("permission");
+    await expect.poll(() => prompt.count(), { timeout: 30_000 }).toBe(1);
+    await prompt.locator("[data-action=deny]").click();
+    await expect.poll(() => host.posted.find((m) => m.method === "wave/chat/answerPermission")?.params).toEqual({
+      sessionId: first.sessionId,
+      toolUseId: "t7",
+      allow: false,
+      always: false,
+      message: null,
+    });
+    expect(await prompt.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("settings page (VS Code shell)", () => {
   it("says clearly that wavehost did not answer instead of loading forever", async () => {
-    const { host, page, problems } = await FakeExtension.open(browser, "settings");
+    const { host, page, problems } = await FakeExtension.open(e2e.browser, "settings");
     host.silence("wave/hooks/list"); // the extension never relays it (e.g. a server restarting)
     await page.goto(`${ORIGIN}/index.html`);
     await expect.poll(() => host.posted.some((m) => m.method === "wave/hooks/list")).toBe(true);
@@ -265,7 +292,7 @@ describe("settings page (VS Code shell)", () => {
 
 describe("JetBrains shell", () => {
   it("talks through the injected bridge: the settings page lists, New hands over to the chat", async () => {
-    const { host, page, problems } = await FakeExtension.open(browser, "settings", "light", "jetbrains");
+    const { host, page, problems } = await FakeExtension.open(e2e.browser, "settings", "light", "jetbrains");
     host.on("wave/hooks/list", () => ({
       project: { dir: "/p/my-app", name: "my-app" },
       configFiles: [{ source: "user", path: "/h/.wave/settings.json", exists: true, readOnly: false }],
@@ -297,7 +324,7 @@ describe("JetBrains shell", () => {
   });
 
   it("re-renders in the IDE's new language on setLocale", async () => {
-    const { host, page, problems } = await FakeExtension.open(browser, "settings", "light", "jetbrains");
+    const { host, page, problems } = await FakeExtension.open(e2e.browser, "settings", "light", "jetbrains");
     host.on("wave/hooks/list", () => ({
       project: { dir: "/p/my-app", name: "my-app" },
       configFiles: [],

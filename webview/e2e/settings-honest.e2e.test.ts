@@ -9,12 +9,17 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { axeViolations } from "./axe";
-import { SCREENSHOTS, type WebServer, Workspace, browserSuite, collectProblems, command, hooksFile, startWeb } from "./harness";
+import { SCREENSHOTS, type WebServer, type Workspace, collectProblems, command, e2eSuite, hooksFile } from "./harness";
 
-const suite = browserSuite();
+const e2e = e2eSuite();
+/** The test's workspace and (once a page opened it) its server; e2eSuite removes and stops them. */
+const suite = { ws: undefined as unknown as Workspace, server: null as WebServer | null };
+afterEach(() => {
+  suite.server = null;
+});
 
 const WIDE = { width: 1200, height: 800 };
 const NARROW = { width: 420, height: 800 };
@@ -24,8 +29,8 @@ async function open(
   colorScheme: "light" | "dark" = "light",
   locale = "zh-CN",
 ): Promise<{ page: Page; problems: string[] }> {
-  suite.server ??= await startWeb(suite.ws, locale);
-  const page = await suite.browser.newPage({ viewport, colorScheme });
+  suite.server ??= await e2e.web(suite.ws, locale);
+  const page = await e2e.browser.newPage({ viewport, colorScheme });
   const problems = collectProblems(page);
   await page.goto(suite.server.url);
   await page.getByTestId("count-user").waitFor();
@@ -44,7 +49,7 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
 /** A project whose settings.json has a stray comma, hooks switched off in settings.local.json,
  * and a user file with an enabled plugin that is not installed and an invalid matcher. */
 function troubledWorkspace(): Workspace {
-  const w = new Workspace();
+  const w = e2e.workspace();
   w.write(w.projectSettings, '{\n  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "echo bye"}]}]\n  },\n}\n');
   w.write(join(w.project, ".wave", "settings.local.json"), { disableAllHooks: true });
   w.write(
@@ -123,7 +128,7 @@ describe("settings page: honest states", () => {
   });
 
   it("says the same in English, and an untrusted project's tab says its hooks are inert", async () => {
-    suite.ws = new Workspace();
+    suite.ws = e2e.workspace();
     suite.ws.write(suite.ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("echo bye")] }] }));
     suite.ws.write(suite.ws.userSettings, { enabledPlugins: { ghost: true } });
     const { page } = await open(WIDE, "light", "en-US");
@@ -152,7 +157,7 @@ describe("settings page: honest states", () => {
 });
 
 function manyHooks(count: number): Workspace {
-  const w = new Workspace();
+  const w = e2e.workspace();
   const events = ["PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit"];
   const groups: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> = {};
   for (let i = 0; i < count; i++) {
@@ -175,7 +180,7 @@ function servePid(web: WebServer): number {
 describe("settings page: the server stops", () => {
   for (const viewport of [WIDE, NARROW]) {
     it(`says so in plain words, disables actions and restarts wavehost serve on request (${viewport.width} px)`, async () => {
-      suite.ws = new Workspace();
+      suite.ws = e2e.workspace();
       suite.ws.write(suite.ws.projectSettings, hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("./guard.sh")] }] }));
       const { page, problems } = await open(viewport);
       await tab(page, "project").click();
@@ -278,7 +283,7 @@ describe("settings page: narrow and long", () => {
 
 describe("settings page: run history, Test this hook, why didn't it fire", () => {
   it("Test runs the hook for real with an editable sample, shows the interpreted outcome and records it as its last run", async () => {
-    suite.ws = new Workspace();
+    suite.ws = e2e.workspace();
     const script = suite.ws.write(
       join(suite.ws.project, "guard.py"),
       "import json, sys\nd = json.load(sys.stdin)\nprint('checked', d['tool_input'].get('command'))\n" +
@@ -321,7 +326,7 @@ describe("settings page: run history, Test this hook, why didn't it fire", () =>
   });
 
   it("the inspector fits a 420 px panel and is accessible in the dark", async () => {
-    suite.ws = new Workspace();
+    suite.ws = e2e.workspace();
     suite.ws.write(suite.ws.userSettings, hooksFile({ Stop: [{ hooks: [command("echo done; exit 1")] }] }));
     const { page } = await open(NARROW, "dark");
     await panel(page).locator("[data-action=test]").click();

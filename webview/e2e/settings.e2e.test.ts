@@ -1,41 +1,27 @@
-import { chmodSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 
 import {
   FrameLog,
   SCREENSHOTS,
   type WebServer,
-  Workspace,
+  type Workspace,
   collectProblems,
   command,
+  e2eSuite,
   hooksFile,
-  launchBrowser,
-  startWeb,
 } from "./harness";
 
-let browser: Browser;
+const e2e = e2eSuite();
 let ws: Workspace;
 let server: WebServer | null = null;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  ws?.remove();
-});
-
 /** User: 1 hook (+ plugin fmt enabled); project: 2 hooks and an invalid entry; plugin: 1 hook. */
 function standardWorkspace(): Workspace {
-  const w = new Workspace();
+  const w = e2e.workspace();
   w.write(
     w.userSettings,
     hooksFile({ Stop: [{ hooks: [command("notify-send done", { timeout: 5 })] }] }, { enabledPlugins: { fmt: true } }),
@@ -57,8 +43,8 @@ function standardWorkspace(): Workspace {
 }
 
 async function openSettings(locale = "zh-CN"): Promise<{ page: Page; frames: FrameLog; problems: string[] }> {
-  server = await startWeb(ws, locale);
-  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  server = await e2e.web(ws, locale);
+  const page = await e2e.browser.newPage({ viewport: { width: 1100, height: 760 } });
   const frames = new FrameLog(page);
   const problems = collectProblems(page);
   await page.goto(server.url);
@@ -122,7 +108,7 @@ describe("settings page: hooks tab", () => {
   });
 
   it("shows an empty state on a source without hooks, in English for an English host", async () => {
-    ws = new Workspace();
+    ws = e2e.workspace();
     ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("true")] }] }));
     const { page, problems } = await openSettings("en-US");
     expect(await tab(page, "user").innerText()).toContain("User hooks");
@@ -278,8 +264,8 @@ describe("settings page: hooks tab", () => {
 
   it("is refused without the token, in a fresh browser profile", async () => {
     ws = standardWorkspace();
-    server = await startWeb(ws, "zh-CN");
-    const context = await browser.newContext();
+    server = await e2e.web(ws, "zh-CN");
+    const context = await e2e.browser.newContext();
     const page = await context.newPage();
     const response = await page.goto(server.address);
     expect(response?.status()).toBe(403);
@@ -289,8 +275,8 @@ describe("settings page: hooks tab", () => {
 
   it("follows a dark colour scheme", async () => {
     ws = standardWorkspace();
-    server = await startWeb(ws, "zh-CN");
-    const page = await browser.newPage({ viewport: { width: 1100, height: 600 }, colorScheme: "dark" });
+    server = await e2e.web(ws, "zh-CN");
+    const page = await e2e.browser.newPage({ viewport: { width: 1100, height: 600 }, colorScheme: "dark" });
     await page.goto(server.url);
     await page.getByTestId("count-user").waitFor();
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -68,6 +68,7 @@ export async function generate() {
 
   const name = (ref) => ref.$ref.split("/").pop();
   const methods = Object.entries(schema.methods);
+  const standard = Object.entries(schema.standardMethods);
   const requests = methods.filter(([, m]) => m.kind === "request");
   const notifications = methods.filter(([, m]) => m.kind === "notification");
   const commands = Object.entries(schema.shellCommands);
@@ -88,9 +89,9 @@ export async function generate() {
     "",
     models,
     "",
-    "/** Every custom method's name, by its table constant: use these, never the string. */",
+    "/** Every method's name (custom, and the standard ones shells relay), by its table constant. */",
     "export const METHODS = {",
-    ...methods.flatMap(([k, m]) => [doc(m.description), `  ${m.constant}: "${k}",`]),
+    ...[...methods, ...standard].flatMap(([k, m]) => [doc(m.description), `  ${m.constant}: "${k}",`]),
     "} as const;",
     "",
     "export type MethodName = (typeof METHODS)[keyof typeof METHODS];",
@@ -106,7 +107,7 @@ export async function generate() {
       Object.fromEntries(
         methods.map(([k, m]) => [
           k,
-          { constant: m.constant, direction: m.direction, kind: m.kind, feature: m.feature, session: m.session },
+          { constant: m.constant, direction: m.direction, kind: m.kind, feature: m.feature, session: m.session, shellOnly: m.shellOnly },
         ]),
       ),
       null,

@@ -88,6 +88,8 @@ export class WaveApp extends LitElement {
   @state() private language: Lang = lang();
   @query("wave-chat-panel") private chat!: WaveChatPanel | null;
   private pendingPrefill: string | null = null;
+  /** The hook a chat notice asked to see: given to the settings page when it shows. */
+  @state() private revealHook: string | null = null;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -115,6 +117,12 @@ export class WaveApp extends LitElement {
       this.restartable = false; // the shell itself is gone: only a reload can help
       this.closedReason = reason;
     });
+  }
+
+  /** A chat notice's "Show in settings": the settings view (browser mode: this page) at that row. */
+  private showHook(event: Event): void {
+    this.revealHook = (event as CustomEvent<{ hookId: string }>).detail.hookId;
+    this.rpc.shell(SHELL_COMMANDS.OPEN_SETTINGS, {});
   }
 
   private restart(): void {
@@ -177,8 +185,14 @@ export class WaveApp extends LitElement {
           ${keyed(
             this.generation,
             this.view === "settings"
-              ? html`<wave-hooks-page .rpc=${this.rpc} .language=${this.language} ?connected=${this.closedReason === null}></wave-hooks-page>`
-              : html`<wave-chat-panel .rpc=${this.rpc} .language=${this.language}></wave-chat-panel>`,
+              ? html`<wave-hooks-page
+                  .rpc=${this.rpc}
+                  .language=${this.language}
+                  .reveal=${this.revealHook}
+                  ?connected=${this.closedReason === null}
+                  @revealed=${() => (this.revealHook = null)}
+                ></wave-hooks-page>`
+              : html`<wave-chat-panel .rpc=${this.rpc} .language=${this.language} @show-hook=${(e: Event) => this.showHook(e)}></wave-chat-panel>`,
           )}
         </div>
         ${this.file

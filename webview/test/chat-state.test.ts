@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { apply, opened, queued, visibleMessages } from "../src/chat/state";
+import { answered, apply, asked, attaching, opened, visibleMessages } from "../src/chat/state";
 import type { ChatOpenResult, ChatUpdatedParams } from "../src/protocol/chat";
 import type { AssistantMessage, UserMessage } from "../src/protocol/generated";
 
@@ -24,6 +24,9 @@ function openResult(messages: (UserMessage | AssistantMessage)[], status: "idle"
     transcriptPath: "/h/.wave/sessions/session_s.json",
     status,
     queued: 0,
+    queuedTexts: [],
+    runningHooks: [],
+    pendingPermissions: [],
     permissionMode: "default",
     provider: "scripted",
     model: "scripted",
@@ -31,16 +34,21 @@ function openResult(messages: (UserMessage | AssistantMessage)[], status: "idle"
   };
 }
 
+function question(toolUseId: string) {
+  return { sessionId: "s", toolUseId, toolName: "Write", toolInput: {}, mode: "default" as const, reason: null, askedBy: null };
+}
+
 function update(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
-  return { sessionId: "s", deltas: [], status: "running", queued: 0, runningHooks: [], ...over };
+  const params = { sessionId: "s", deltas: [], status: "running", queued: 0, queuedTexts: [], runningHooks: [] };
+  return { ...params, pendingPermissions: [], ...over } as ChatUpdatedParams;
 }
 
 describe("chat state", () => {
   const start = opened(openResult([user("u1", "hi")]));
 
   it("keeps the server's messages as they are: every field, discriminators set", () => {
-    const tool = { type: "tool", id: "x", name: "Bash", input: {}, status: "pending", result: null, error: null } as const;
-    const notice = { type: "notice", level: "info", text: "n", event: null, command: null, exitCode: null } as const;
+    const tool = { type: "tool", id: "x", name: "Bash", input: {}, status: "pending", result: null, error: null, blockedBy: null } as const;
+    const notice = { type: "notice", level: "info", text: "n", event: null, command: null, exitCode: null, label: null, hook: null } as const;
     const reply: AssistantMessage = { role: "assistant", id: "a1", blocks: [{ type: "text", text: "t" }, tool, notice] };
     const s = opened(openResult([user("u1", "hi"), reply]));
     expect(s.messages).toEqual([user("u1", "hi"), reply]);
@@ -78,16 +86,46 @@ describe("chat state", () => {
     expect(visibleMessages(s).map((m) => m.id)).toEqual(["u1", "a", "c1"]);
   });
 
-  it("shows queued messages until their turn starts", () => {
-    let s = apply(start, update({ status: "running" }));
-    s = queued(s, "second");
-    s = queued(s, "third");
-    s = apply(s, update({ queued: 2 }));
+  it("shows the queue as the server lists it, texts included", () => {
+    let s = apply(start, update({ status: "running", queued: 2, queuedTexts: ["second", "third"] }));
     expect(s.queuedTexts).toEqual(["second", "third"]);
-    s = apply(s, update({ queued: 1 }));
+    s = apply(s, update({ queued: 1, queuedTexts: ["third"] }));
     expect(s.queuedTexts).toEqual(["third"]);
-    s = apply(s, update({ status: "idle", queued: 0 }));
+    s = apply(s, update({ status: "idle" }));
     expect([s.queuedTexts, s.status]).toEqual([[], "idle"]);
+  });
+
+  it("takes the whole session from the snapshot: queue, running hooks, pending questions", () => {
+    const s = opened({
+      ...openResult([user("u1", "hi")], "running"),
+      queued: 1,
+      queuedTexts: ["next"],
+      runningHooks: ["Checking…"],
+      pendingPermissions: [question("t1")],
+    });
+    expect([s.queuedTexts, s.runningHooks, s.questions]).toEqual([["next"], ["Checking…"], [question("t1")]]);
+  });
+
+  it("keeps pending questions as the server lists them; an answered one leaves at once", () => {
+    let s = apply(start, update({ pendingPermissions: [question("t1"), question("t2")] }));
+    expect(s.questions.map((q) => q.toolUseId)).toEqual(["t1", "t2"]);
+    s = answered(s, "t1");
+    expect(s.questions.map((q) => q.toolUseId)).toEqual(["t2"]);
+    s = asked(s, question("t2")); // asked again directly: still once
+    s = asked(s, { ...question("t3"), sessionId: "other" }); // another session's: never here
+    expect(s.questions.map((q) => q.toolUseId)).toEqual(["t2"]);
+    s = apply(s, update({ pendingPermissions: [] })); // withdrawn (Stop)
+    expect(s.questions).toEqual([]);
+  });
+
+  it("takes updates of its own session only, even before the snapshot", () => {
+    let s = attaching("s");
+    s = apply(s, update({ deltas: [{ op: "put", index: 0, message: user("u1", "hi") }] }));
+    s = apply(s, update({ sessionId: "t", deltas: [{ op: "put", index: 0, message: user("x", "x") }] }));
+    expect(s.messages.map((m) => m.id)).toEqual(["u1"]);
+    // A removal of a message the state does not have changes nothing.
+    s = apply(s, update({ deltas: [{ op: "remove", index: 0, messageId: "gone" }] }));
+    expect(s.messages.map((m) => m.id)).toEqual(["u1"]);
   });
 
   it("keeps the running hooks' status messages as the server reports them", () => {

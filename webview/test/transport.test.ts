@@ -124,3 +124,30 @@ describe("detectTransport", () => {
     expect(detectTransport(jbWindow as unknown as Window).name).toBe("jetbrains");
   });
 });
+
+describe("withdrawn server requests", () => {
+  it("abort the handler's signal on $/cancelRequest and answer RequestCancelled", async () => {
+    const host = new FakeVsCodeHost();
+    const rpc = host.rpc();
+    let aborted = false;
+    rpc.onRequest(
+      "wave/chat/requestPermission",
+      (_params, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener("abort", () => {
+            aborted = true;
+            reject(new Error("withdrawn"));
+          });
+        }),
+    );
+    host.deliver({ kind: "request", id: "srv-3", method: "wave/chat/requestPermission", params: { toolName: "Bash" } });
+    host.deliver({ kind: "notification", method: "$/cancelRequest", params: { id: "srv-3" } });
+    await vi.waitFor(() => expect(host.posted.filter((e) => e.kind === "response")).toHaveLength(1));
+    expect(aborted).toBe(true);
+    expect(host.posted.find((e) => e.kind === "response")).toEqual({
+      kind: "response",
+      id: "srv-3",
+      error: { code: -32800, message: "the request was withdrawn" },
+    });
+  });
+});

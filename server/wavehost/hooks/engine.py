@@ -8,11 +8,8 @@ import functools
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Self
 
 import anyio
-from anyio.abc import TaskGroup
 
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import HookConfig, HookHandler
@@ -20,6 +17,7 @@ from wavehost.hooks.observe import RunObserver
 from wavehost.hooks.outcome import Outcome, interpret, subject_of, system_reminder
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, run_hook
+from wavehost.plumbing.task_group import OwnedTaskGroup
 
 log = logging.getLogger(__name__)
 
@@ -102,35 +100,17 @@ class Rewake:
         return system_reminder(self.text)
 
 
-class BackgroundHooks:
+class BackgroundHooks(OwnedTaskGroup):
     """Runs one owner's `async` / `asyncRewake` hooks in the background.
 
-    Leaving the context waits for hooks still running; `cancel_all` (a user interrupt) kills them
-    and delivers nothing.
+    Leaving the context waits for hooks still running; `cancel_all` (a user interrupt, the
+    session's end) kills them and delivers nothing.
     """
 
     def __init__(self, on_rewake: Callable[[Rewake], None]) -> None:
+        super().__init__()
         self._on_rewake = on_rewake
-        self._group: TaskGroup | None = None
         self._scopes: set[anyio.CancelScope] = set()
-
-    async def __aenter__(self) -> Self:
-        self._group = anyio.create_task_group()
-        await self._group.__aenter__()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        assert self._group is not None
-        return await self._group.__aexit__(exc_type, exc, tb)
-
-    @property
-    def running(self) -> int:
-        return len(self._scopes)
 
     def start(
         self,
@@ -141,9 +121,7 @@ class BackgroundHooks:
         report: Callable[[HookRun], object] | None = None,
     ) -> None:
         """Run `handler` in the background; `report` gets its result unless it is cancelled."""
-        if self._group is None:
-            raise RuntimeError("BackgroundHooks must be entered (async with) before use")
-        self._group.start_soon(self._run, handler, stdin, context, session_id, report)
+        self.start_soon(self._run, handler, stdin, context, session_id, report)
 
     def cancel_all(self) -> None:
         for scope in list(self._scopes):

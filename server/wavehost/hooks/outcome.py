@@ -13,6 +13,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from wavehost.hooks.catalogue import Event, OnExit2, OnStdout, event_of
+from wavehost.hooks.config import HookHandler
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookRun
 from wavehost.wire import WireModel
@@ -31,6 +32,29 @@ def system_reminder(text: str) -> str:
     return f"<system-reminder>\n{safe}\n</system-reminder>"
 
 
+class HookRef(WireModel):
+    """Which configured hook a notice, a blocked tool or a question came from: what the user
+    needs to find it (the settings page's row has the same `id`)."""
+
+    id: str
+    event: str
+    matcher: str | None
+    source: str  # user / project / plugin / programmatic
+    plugin: str | None
+    command: str
+
+    @classmethod
+    def of(cls, handler: HookHandler) -> "HookRef":
+        return cls(
+            id=handler.id,
+            event=handler.event.name,
+            matcher=handler.matcher.source,
+            source=handler.source,
+            plugin=handler.plugin,
+            command=handler.command,
+        )
+
+
 class Notice(WireModel):
     """A line for the user only; never sent to the model."""
 
@@ -39,6 +63,8 @@ class Notice(WireModel):
     event: str
     command: str | None = None
     exit_code: int | None = None
+    label: str | None = None  # "PostToolUse:Write" for tool events, else the event name
+    hook: HookRef | None = None
 
 
 class RunSummary(WireModel):
@@ -59,6 +85,7 @@ class Outcome(WireModel):
     notices: list[Notice] = []
     permission_decision: PermissionDecision | None = None
     permission_reason: str | None = None
+    decided_by: HookRef | None = None  # the hook whose block, deny or ask is in force
     compact_instructions: str | None = None
     worktree_path: str | None = None
     reason: str | None = None  # why a takeover (WorktreeCreate) failed
@@ -149,6 +176,7 @@ class _Builder:
     notices: list[Notice] = field(default_factory=list)
     decision: PermissionDecision | None = None
     decision_reason: str | None = None
+    decided_by: HookRef | None = None
     worktree_path: str | None = None
     failures: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
@@ -162,6 +190,8 @@ class _Builder:
                 event=self.event.name,
                 command=command,
                 exit_code=run.exit_code,
+                label=self.label,
+                hook=HookRef.of(run.handler),
             )
         )
 
@@ -173,13 +203,16 @@ class _Builder:
         else:
             self.notice("error", text, run)
 
-    def block_tool(self, text: str) -> None:
+    def block_tool(self, text: str, run: HookRun) -> None:
         if self.tool_error is None:  # the first blocking hook in config order supplies the text
             self.blocked, self.tool_error = True, text
+            self.decided_by = HookRef.of(run.handler)
 
-    def permission(self, decision: PermissionDecision, reason: str | None) -> None:
+    def permission(self, decision: PermissionDecision, reason: str | None, run: HookRun) -> None:
         if self.decision is None or _DECISION_RANK[decision] > _DECISION_RANK[self.decision]:
             self.decision, self.decision_reason = decision, reason
+            if self.tool_error is None:  # a block names its own hook
+                self.decided_by = HookRef.of(run.handler)
 
     def success(self, run: HookRun, stdout: _Stdout) -> None:
         spec = self.event.spec
@@ -200,15 +233,16 @@ class _Builder:
             self.blocked = True
             self.meta.append(parsed.reason.strip())
         if spec.permission_decision:
-            self._permission_json(parsed)
+            self._permission_json(parsed, run)
         specific = parsed.hookSpecificOutput
         if spec.permission_behavior and specific is not None and specific.decision is not None:
             answer = specific.decision
             if answer.behavior == "deny":
                 self.blocked = True
-            self.permission(answer.behavior, None if _blank(answer.message) else answer.message)
+            message = None if _blank(answer.message) else answer.message
+            self.permission(answer.behavior, message, run)
 
-    def _permission_json(self, parsed: _JsonOutput) -> None:
+    def _permission_json(self, parsed: _JsonOutput, run: HookRun) -> None:
         specific = parsed.hookSpecificOutput
         decision: str | None = specific.permissionDecision if specific else None
         reason = specific.permissionDecisionReason if specific else None
@@ -218,16 +252,17 @@ class _Builder:
             self.block_tool(
                 f"Hook {self.label} denied this tool"
                 if reason is None or _blank(reason)
-                else f"{self.label} hook error: {reason.strip()}"
+                else f"{self.label} hook error: {reason.strip()}",
+                run,
             )
         if decision in _DECISION_RANK:
-            self.permission(cast(PermissionDecision, decision), reason)
+            self.permission(cast(PermissionDecision, decision), reason, run)
 
     def exit2(self, run: HookRun) -> None:
         stderr = run.stderr.strip()
         behaviour = self.event.spec.on_exit2
         if behaviour is OnExit2.BLOCK_TOOL:
-            self.block_tool(f"{self.label} hook error: {stderr or NO_STDERR}")
+            self.block_tool(f"{self.label} hook error: {stderr or NO_STDERR}", run)
         elif behaviour is OnExit2.FEEDBACK:
             if not self.feedback_given:
                 self.feedback_given = True
@@ -242,7 +277,7 @@ class _Builder:
             self.meta.append(stderr or NO_STDERR)
         elif behaviour is OnExit2.DENY:
             self.blocked = True
-            self.permission("deny", stderr or None)
+            self.permission("deny", stderr or None, run)
             self.notice("error", stderr or NO_STDERR, run)
         elif behaviour is OnExit2.FAIL:
             self.failure(run, stderr or f"exited with code {run.exit_code}")
@@ -259,13 +294,9 @@ class _Builder:
             text = f"{self.event.name} hook additional context: " + "\n".join(self.contexts)
             meta.append(system_reminder(text))
         reason = None
-        if (
-            self.event.spec.on_stdout is OnStdout.WORKTREE_PATH
-            and runs
-            and self.worktree_path is None
-        ):
-            self.blocked = True
-            reason = "WorktreeCreate hook failed: " + "; ".join(
+        if self.event.spec.on_stdout is OnStdout.WORKTREE_PATH and self.worktree_path is None:
+            self.blocked = True  # the hooks took over creating it, and none did
+            reason = f"{self.event.name} hook failed: " + "; ".join(
                 self.failures or ["no path printed"]
             )
         return Outcome(
@@ -276,6 +307,7 @@ class _Builder:
             notices=self.notices,
             permission_decision=self.decision,
             permission_reason=self.decision_reason,
+            decided_by=self.decided_by,
             compact_instructions="\n".join(self.instructions) or None,
             worktree_path=self.worktree_path,
             reason=reason,

@@ -1,35 +1,26 @@
 """Runs one hook command as a real process and reports exactly what happened.
 
-`sh -c <command>` in its own process group; the payload on stdin, then closed; stdout and stderr
-captured up to a cap each. On timeout the whole group gets SIGTERM, then SIGKILL after a short
-grace, and the result comes back at once even if a grandchild still holds the pipes.
+`sh -c <command>` in its own process group (`plumbing.children`); the payload on stdin, then
+closed; stdout and stderr captured up to a cap each. On timeout the whole group gets SIGTERM,
+then SIGKILL after a short grace, and the result comes back at once even if a grandchild still
+holds the pipes.
 """
 
-import contextlib
 import logging
 import os
-import signal
-import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import IO
-
-import anyio
-from anyio import to_thread
 
 from wavehost.hooks.config import HookHandler
+from wavehost.plumbing.children import OUTPUT_CAP, Child, run_child
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 600.0  # seconds, as Claude Code
-OUTPUT_CAP = 1024 * 1024  # bytes kept per stream
-KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
-DRAIN_AFTER_EXIT = 0.5  # seconds to collect output still in the pipes after the shell exits
 SHELL = "/bin/sh"
-USE_PIDFD = hasattr(os, "pidfd_open")  # Linux ≥ 5.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,118 +65,6 @@ class HookContext:
         return env
 
 
-class _Capture:
-    """Reads a pipe to its end, keeping at most `cap` bytes so a runaway hook can't eat memory."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
-        self.chunks: list[bytes] = []
-        self.kept = 0
-        self.dropped = 0
-        self.done = anyio.Event()
-
-    async def drain(self, fd: int) -> None:
-        try:
-            while True:
-                await anyio.wait_readable(fd)
-                try:
-                    chunk = os.read(fd, 65536)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    return
-                room = max(self.cap - self.kept, 0)
-                self.chunks.append(chunk[:room])
-                self.kept += min(room, len(chunk))
-                self.dropped += len(chunk) - min(room, len(chunk))
-        except OSError:
-            return
-        finally:
-            self.done.set()
-
-    def text(self) -> str:
-        text = b"".join(self.chunks).decode("utf-8", errors="replace")
-        if self.dropped:
-            text += f"\n… [output truncated: {self.dropped} more bytes]"
-        return text
-
-
-def _write_some(pipe: IO[bytes], view: memoryview) -> memoryview:
-    """Write what the pipe takes now; b"" once everything is written or the hook stopped reading."""
-    try:
-        return view[os.write(pipe.fileno(), view) :]
-    except BlockingIOError:
-        return view
-    except OSError:  # EPIPE: the hook exited or closed its stdin without reading it all
-        return memoryview(b"")
-
-
-async def _feed(pipe: IO[bytes], view: memoryview) -> None:
-    """Write the rest of the payload, then close stdin; a hook that never reads it is fine."""
-    try:
-        while view:
-            await anyio.wait_writable(pipe.fileno())
-            view = _write_some(pipe, view)
-    finally:
-        with contextlib.suppress(OSError):
-            pipe.close()
-
-
-def _spawn(handler: HookHandler, context: HookContext) -> subprocess.Popen[bytes]:
-    """Start the hook. `subprocess` directly, not asyncio's subprocess transport: that costs about
-    four times as much per process here, and hooks are spawned on every tool call."""
-    process = subprocess.Popen(
-        [SHELL, "-c", handler.command],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=context.spawn_dir(),
-        env=context.env_for(handler),
-        start_new_session=True,  # own process group: a timeout kills the whole tree
-    )
-    for pipe in (process.stdin, process.stdout, process.stderr):
-        assert pipe is not None
-        os.set_blocking(pipe.fileno(), False)
-    return process
-
-
-class _Exit:
-    """Waits for a process to exit without a thread: a pidfd polled by the event loop (Linux),
-    else a worker thread blocked in waitpid."""
-
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        self.process = process
-        self.pidfd: int | None = None
-        if USE_PIDFD:
-            with contextlib.suppress(OSError):
-                self.pidfd = os.pidfd_open(process.pid)
-
-    async def wait(self) -> None:
-        if self.process.returncode is not None:
-            return
-        if self.pidfd is not None:
-            await anyio.wait_readable(self.pidfd)
-        else:
-            await to_thread.run_sync(self.process.wait, abandon_on_cancel=True)
-        self.process.wait()  # reaps it: it has exited
-
-    def signal_group(self, sig: signal.Signals) -> None:
-        if self.process.returncode is None or sig == signal.SIGKILL:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, sig)
-
-    async def stop_group(self) -> None:
-        self.signal_group(signal.SIGTERM)
-        with anyio.move_on_after(KILL_GRACE):
-            await self.wait()
-        self.signal_group(signal.SIGKILL)  # also stragglers that ignored SIGTERM
-        await self.wait()
-
-    def close(self) -> None:
-        if self.pidfd is not None:
-            os.close(self.pidfd)
-
-
 async def run_hook(
     handler: HookHandler,
     stdin: bytes,
@@ -201,53 +80,21 @@ async def run_hook(
         return (time.monotonic() - started) * 1000
 
     try:
-        process = _spawn(handler, context)
+        child = Child.spawn(
+            [SHELL, "-c", handler.command], cwd=context.spawn_dir(), env=context.env_for(handler)
+        )
     except OSError as err:
         message = f"could not start hook: {err.strerror or err}"
         return HookRun(handler, None, "", "", elapsed(), timeout, spawn_error=message)
-
-    assert process.stdin is not None
-    assert process.stdout is not None
-    assert process.stderr is not None
-    exit_ = _Exit(process)
-    out, err_out = _Capture(output_cap), _Capture(output_cap)
-    timed_out = False
-    try:
-        async with anyio.create_task_group() as group:
-            rest = _write_some(process.stdin, memoryview(stdin))  # usually all of it: no task
-            if rest:
-                group.start_soon(_feed, process.stdin, rest)
-            else:
-                process.stdin.close()
-            group.start_soon(out.drain, process.stdout.fileno())
-            group.start_soon(err_out.drain, process.stderr.fileno())
-            with anyio.move_on_after(timeout) as deadline:
-                await exit_.wait()
-            if deadline.cancelled_caught:
-                timed_out = True
-                await exit_.stop_group()
-            else:  # collect what is still in the pipes, but not what a grandchild may yet write
-                with anyio.move_on_after(DRAIN_AFTER_EXIT):
-                    await out.done.wait()
-                    await err_out.done.wait()
-            group.cancel_scope.cancel()
-    finally:
-        with anyio.CancelScope(shield=True):
-            if process.returncode is None:  # the caller was cancelled: the user interrupted
-                exit_.signal_group(signal.SIGKILL)
-                await exit_.wait()
-        exit_.close()
-        for pipe in (process.stdin, process.stdout, process.stderr):
-            with contextlib.suppress(OSError):
-                pipe.close()
+    done = await run_child(child, stdin, timeout, output_cap)
     run = HookRun(
         handler,
-        process.returncode,
-        out.text(),
-        err_out.text(),
+        done.returncode,
+        done.stdout,
+        done.stderr,
         elapsed(),
         timeout,
-        timed_out=timed_out,
+        timed_out=done.timed_out,
     )
     log.debug("hook %s exited %s in %.0f ms", handler.command, run.exit_code, run.duration_ms)
     return run

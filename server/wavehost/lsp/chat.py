@@ -1,10 +1,15 @@
-"""The chat feature: the `wave/chat/*` methods, a thin layer over `SessionHost`.
+"""The chat feature: the `wave/chat/*` methods, a thin layer over the session registry.
 
-Sessions live in one task group the feature owns for the server's lifetime; they use the
+Sessions live in the registry's task group, entered for the server's lifetime; they use the
 workspace's project, trust and programmatic hooks (as they are when the session opens), and end
 (SessionEnd) on `wave/chat/close` or at LSP `shutdown`. What a session reports goes to the client
-as `wave/chat/updated`; what it asks goes to the client as the `wave/chat/requestPermission`
-request.
+as `wave/chat/updated`; a permission question goes to the client as the
+`wave/chat/requestPermission` request and is session state meanwhile: listed in the snapshot and
+in every update, answerable with `wave/chat/answerPermission`, withdrawn with `$/cancelRequest`.
+
+Opening is by id and idempotent: concurrent opens of one id share one opening, and an opening
+finishes even when the request that started it is cancelled (the page timed out): asking again
+with the same id attaches to that session instead of leaving it orphaned.
 
 Imported on first use, like the settings feature: it pulls in the session runtime.
 """
@@ -15,16 +20,16 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-import anyio
 from anyio import to_thread
-from lsprotocol.types import CANCEL_REQUEST, CancelParams
-from pydantic import ValidationError
+from lsprotocol.types import CancelParams
 from pygls.lsp.server import LanguageServer
 
 from wavehost.lsp.edge import Params, RequestFailedError, dump, handlers_for, parse, spawn
 from wavehost.lsp.workspace import WorkspaceOptions
 from wavehost.protocol import table
 from wavehost.protocol.chat import (
+    ChatAnswerPermissionParams,
+    ChatAnswerPermissionResult,
     ChatCancelParams,
     ChatCancelResult,
     ChatCloseParams,
@@ -43,14 +48,15 @@ from wavehost.protocol.chat import (
     MessageRemove,
 )
 from wavehost.session import transcript
-from wavehost.session.host import SessionHost
-from wavehost.session.loop import ChatSession, SessionConfig
+from wavehost.session.chat_session import ChatSession, SessionConfig
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
+from wavehost.session.registry import SessionRegistry
 from wavehost.session.updates import (
     HooksRunning,
     MessageChanged,
     MessageRemoved,
+    QuestionsChanged,
     SessionStatus,
     SessionUpdate,
     StatusChanged,
@@ -78,8 +84,9 @@ class _Outbox:
         self._notify = notify
         self.session_id: str | None = None
         self.status: SessionStatus = "idle"
-        self.queued = 0
+        self.queued: tuple[str, ...] = ()
         self.running_hooks: tuple[str, ...] = ()
+        self.questions: tuple[PermissionPrompt, ...] = ()
         self._deltas: list[MessagePut | MessageRemove] = []
         self._scheduled = False
 
@@ -98,6 +105,8 @@ class _Outbox:
             self.status, self.queued = update.status, update.queued
         elif isinstance(update, HooksRunning):
             self.running_hooks = update.status_messages
+        elif isinstance(update, QuestionsChanged):
+            self.questions = update.questions
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
@@ -112,8 +121,10 @@ class _Outbox:
             session_id=self.session_id,
             deltas=deltas,
             status=self.status,
-            queued=self.queued,
+            queued=len(self.queued),
+            queued_texts=list(self.queued),
             running_hooks=list(self.running_hooks),
+            pending_permissions=[ChatRequestPermissionParams.of(q) for q in self.questions],
         )
         self._notify(params.to_wire())
 
@@ -123,8 +134,8 @@ class ChatFeature:
         self._server = server
         self._options = options
         self._outboxes: dict[str, _Outbox] = {}
-        self._always: dict[str, set[str]] = {}  # session id → tools the user always allows
-        self._sessions: SessionHost | None = None
+        self._registry = SessionRegistry()
+        self._opening: dict[str, asyncio.Future[ChatSession]] = {}  # by the id asked for
         self._ready = asyncio.Event()
         self._stopping = asyncio.Event()
         self._holder: asyncio.Task[None] | None = None
@@ -136,20 +147,19 @@ class ChatFeature:
                 table.CHAT_CANCEL: self.cancel,
                 table.CHAT_COMPACT: self.compact,
                 table.CHAT_CLOSE: self.close,
+                table.CHAT_ANSWER_PERMISSION: self.answer_permission,
             },
         )
 
     async def _hold(self) -> None:
-        async with anyio.create_task_group() as group:
-            self._sessions = SessionHost(group)
+        async with self._registry:
             self._ready.set()
             await self._stopping.wait()
-            await self._sessions.close_all()
+            await self._registry.close_all()
 
-    async def _host(self) -> SessionHost:
+    async def _sessions(self) -> SessionRegistry:
         await self._ready.wait()
-        assert self._sessions is not None
-        return self._sessions
+        return self._registry
 
     def start(self) -> None:
         self._holder = spawn(self._hold(), "the chat sessions' task")
@@ -166,11 +176,8 @@ class ChatFeature:
             outbox.flush()
 
     def _session(self, session_id: str) -> ChatSession:
-        if self._sessions is not None:
-            try:
-                return self._sessions.get(session_id)
-            except KeyError:
-                pass
+        if session_id in self._registry:
+            return self._registry.get(session_id)
         raise _failed(
             "sessionNotOpen",
             f"no open chat session {session_id!r}: open it with {table.CHAT_OPEN.name} first",
@@ -181,60 +188,84 @@ class ChatFeature:
 
     async def open(self, params: Params) -> dict[str, Any]:
         request = parse(ChatOpenParams, params, table.CHAT_OPEN)
-        host = await self._host()
-        session: ChatSession | None = None
-        if request.session_id is not None:
-            try:
-                session = host.get(request.session_id)
-            except KeyError:
-                session = None
-        if session is None:
-            session = await self._start(host, request)
-        return dump(
-            ChatOpenResult(
-                session_id=session.id,
-                transcript_path=str(session.transcript_path),
-                status=session.status,
-                queued=session.queued,
-                permission_mode=session.permission_mode,
-                provider=session.provider.name,
-                model=session.provider.model,
-                messages=list(session.messages),
-            )
+        sessions = await self._sessions()
+        wanted = request.session_id
+        if wanted is None:
+            session = await self._start(sessions, request)
+        elif wanted in sessions:
+            session = sessions.get(wanted)
+        else:
+            opening = self._opening.get(wanted)
+            if opening is None:  # the first to ask opens it; whoever asks meanwhile waits for it
+                opening = asyncio.ensure_future(self._start(sessions, request))
+                self._opening[wanted] = opening
+                opening.add_done_callback(lambda done: self._opened(wanted, done))
+            # Shielded: a cancelled request (the page timed out) must not abort the opening.
+            session = await asyncio.shield(opening)
+        outbox = self._outboxes.get(session.id)
+        if outbox is not None:
+            outbox.flush()  # every delta before the snapshot goes out before it
+        return dump(self._snapshot(session))
+
+    def _opened(self, session_id: str, done: "asyncio.Future[ChatSession]") -> None:
+        self._opening.pop(session_id, None)
+        if not done.cancelled():
+            done.exception()  # retrieved: whoever still waits sees it too
+
+    @staticmethod
+    def _snapshot(session: ChatSession) -> ChatOpenResult:
+        return ChatOpenResult(
+            session_id=session.id,
+            transcript_path=str(session.transcript_path),
+            status=session.status,
+            queued=session.queued,
+            queued_texts=list(session.queued_texts),
+            running_hooks=list(session.running_hooks),
+            pending_permissions=[
+                ChatRequestPermissionParams.of(q) for q in session.pending_questions
+            ],
+            permission_mode=session.permission_mode,
+            provider=session.provider.name,
+            model=session.provider.model,
+            messages=list(session.messages),
         )
 
-    async def _start(self, host: SessionHost, request: ChatOpenParams) -> ChatSession:
+    async def _start(self, sessions: SessionRegistry, request: ChatOpenParams) -> ChatSession:
         root = self._options.project_dir
-        resume = request.session_id
+        wanted = request.session_id
+        trusted = self._options.trusted
+        resume = wanted
+        if wanted is not None and request.create:
+            saved = await to_thread.run_sync(transcript.exists, wanted)
+            resume = wanted if saved else None
         try:
             choice = await to_thread.run_sync(
                 lambda: choose(
                     request.provider,
                     request.model,
                     None,
-                    chat_settings(root, trusted=self._options.trusted),
+                    chat_settings(root, trusted=trusted),
                 )
             )
             provider = await to_thread.run_sync(make_provider, choice)
         except ProviderError as err:
-            raise _failed("noProvider", str(err), resume) from err
+            raise _failed("noProvider", str(err), wanted) from err
         outbox = _Outbox(self._notify)
         config = SessionConfig(
             root=root,
             provider=provider,
             permission_mode=request.permission_mode or "default",
             hooks=self._options.hooks,
-            trusted=self._options.trusted,
+            trusted=trusted,
             ask_permission=self._ask,
             listeners=[outbox],
         )
         try:
-            session = await host.open(config, resume=resume)
+            session = await sessions.open(config, resume=resume, session_id=wanted)
         except transcript.SessionNotFoundError as err:
-            raise _failed("sessionNotFound", str(err), resume) from err
-        except (OSError, ValidationError) as err:
-            message = f"cannot read the saved session {resume!r}: {err}"
-            raise _failed("unreadableSession", message, resume) from err
+            raise _failed("sessionNotFound", str(err), wanted) from err
+        except transcript.UnreadableSessionError as err:
+            raise _failed("unreadableSession", str(err), wanted) from err
         self._outboxes[session.id] = outbox
         log.info(
             "chat session %s %s (%s/%s)",
@@ -251,7 +282,7 @@ class ChatFeature:
         queued = session.busy
         try:
             session.send(request.text)
-        except RuntimeError as err:  # closing: the server is shutting down
+        except RuntimeError as err:  # closing
             raise _failed("sessionNotOpen", str(err), session.id) from err
         return dump(ChatSendResult(queued=queued))
 
@@ -267,24 +298,30 @@ class ChatFeature:
         session = self._session(request.session_id)
         try:
             compacted = await session.compact(request.instructions or "")
-        except RuntimeError as err:  # closing: the server is shutting down
+        except RuntimeError as err:  # closing
             raise _failed("sessionNotOpen", str(err), session.id) from err
         return dump(ChatCompactResult(compacted=compacted))
 
     async def close(self, params: Params) -> dict[str, Any]:
         request = parse(ChatCloseParams, params, table.CHAT_CLOSE)
-        host = await self._host()
-        try:
-            host.get(request.session_id)
-        except KeyError:
+        sessions = await self._sessions()
+        if request.session_id not in sessions:
             return dump(ChatCloseResult(closed=False))
-        await host.close(request.session_id)
+        await sessions.close(request.session_id)
         outbox = self._outboxes.pop(request.session_id, None)
         if outbox is not None:
             outbox.flush()  # its last updates (SessionEnd's notices)
-        self._always.pop(request.session_id, None)
         log.info("chat session %s closed", request.session_id)
         return dump(ChatCloseResult(closed=True))
+
+    async def answer_permission(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatAnswerPermissionParams, params, table.CHAT_ANSWER_PERMISSION)
+        session = self._session(request.session_id)
+        answer = PermissionAnswer(allow=request.allow, message=request.message)
+        if request.allow and request.always:
+            answer = PermissionAnswer(allow=True, always=True)
+        answered = session.answer_permission(request.tool_use_id, answer)
+        return dump(ChatAnswerPermissionResult(answered=answered))
 
     # -- server → client --------------------------------------------------------------------
 
@@ -292,49 +329,29 @@ class ChatFeature:
         self._server.protocol.notify(table.CHAT_UPDATED.name, params)
 
     async def _ask(self, prompt: PermissionPrompt) -> PermissionAnswer:
-        """Ask the user through the client; "always" answers are remembered per session.
-
-        A client that fails to answer, or answers something unreadable, refuses. If the turn is
-        cancelled meanwhile, the client is told to drop the question (`$/cancelRequest`).
-        """
-        always = self._always.setdefault(prompt.session_id, set())
-        if prompt.tool_name in always:
-            return PermissionAnswer(allow=True)
-        params = ChatRequestPermissionParams(
-            session_id=prompt.session_id,
-            tool_use_id=prompt.tool_use_id,
-            tool_name=prompt.tool_name,
-            tool_input=prompt.tool_input,
-            mode=prompt.permission_mode,
-            reason=prompt.reason,
-        )
+        """Ask the client. If the question is answered elsewhere or withdrawn meanwhile (this
+        call is cancelled), the client is told to drop it (`$/cancelRequest`). A failed or
+        unreadable answer raises: the question stays open in the session."""
         msg_id = f"permission-{uuid.uuid4()}"
         protocol = self._server.protocol
         future = asyncio.wrap_future(
             protocol.send_request(
-                table.CHAT_REQUEST_PERMISSION.name, params.to_wire(), msg_id=msg_id
+                table.CHAT_REQUEST_PERMISSION.name,
+                ChatRequestPermissionParams.of(prompt).to_wire(),
+                msg_id=msg_id,
             )
         )
         try:
             # shielded: a cancelled future would break pygls when the late answer comes in
             raw = await asyncio.shield(future)
         except asyncio.CancelledError:
-            protocol.notify(CANCEL_REQUEST, CancelParams(id=msg_id))
+            protocol.notify(table.CANCEL_REQUEST.name, CancelParams(id=msg_id))
             future.add_done_callback(_drop_late_answer)
             raise
-        except Exception as err:
-            log.warning(
-                "%s failed, so the tool is refused: %s", table.CHAT_REQUEST_PERMISSION.name, err
-            )
-            return PermissionAnswer(allow=False)
-        try:
-            answer = ChatRequestPermissionResult.model_validate(raw)
-        except ValidationError as err:
-            log.warning("unreadable answer to %s, so the tool is refused: %s", msg_id, err)
-            return PermissionAnswer(allow=False)
-        if answer.allow and answer.always:
-            always.add(prompt.tool_name)
-        return PermissionAnswer(allow=answer.allow, message=answer.message)
+        answer = ChatRequestPermissionResult.model_validate(raw)
+        return PermissionAnswer(
+            allow=answer.allow, message=answer.message, always=answer.allow and answer.always
+        )
 
 
 def _drop_late_answer(future: "asyncio.Future[Any]") -> None:

@@ -1,12 +1,13 @@
 """Wire models of the chat panel's methods (`wave/chat/*`)."""
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field
 
+from wavehost.hooks.outcome import HookRef
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.messages import Message
-from wavehost.session.permissions import SessionPermissionMode
+from wavehost.session.permissions import PermissionPrompt, SessionPermissionMode
 from wavehost.session.updates import SessionStatus
 from wavehost.wire import WireModel
 
@@ -24,8 +25,14 @@ ProviderName = Literal["anthropic", "openai", "scripted"]
 class ChatOpenParams(WireModel):
     session_id: SessionId | None = Field(
         default=None,
-        description="Resume this session: the open one with this id, else its saved transcript "
-        "(SessionStart source `resume`). Absent: a new session",
+        description="Attach to this session: the open one with this id, else its saved "
+        "transcript is resumed (SessionStart source `resume`). Absent: a new session",
+    )
+    create: bool = Field(
+        default=False,
+        description="With sessionId: if no session has this id (open or saved), start a new one "
+        "under it. A page that picks its id first and asks again after a timeout attaches to the "
+        "session its first request opened: no orphan session",
     )
     permission_mode: SessionPermissionMode | None = Field(
         default=None, description="Default: `default` (an open session keeps its mode)"
@@ -47,6 +54,13 @@ class ChatOpenResult(WireModel):
     transcript_path: str
     status: SessionStatus
     queued: int = Field(description="User messages waiting for the running turn to end")
+    queued_texts: list[str] = Field(description="Their texts, oldest first")
+    running_hooks: list[str] = Field(
+        description="The `statusMessage`s of the hooks running now (of every dispatch)"
+    )
+    pending_permissions: list["ChatRequestPermissionParams"] = Field(
+        description="Permission questions waiting for an answer (wave/chat/answerPermission)"
+    )
     permission_mode: PermissionMode
     provider: str
     model: str
@@ -135,9 +149,14 @@ class ChatUpdatedParams(WireModel):
     deltas: list[MessageDelta]
     status: SessionStatus
     queued: int = Field(description="User messages waiting for the running turn to end")
+    queued_texts: list[str] = Field(description="Their texts, oldest first")
     running_hooks: list[str] = Field(
         description="The `statusMessage`s of the hooks running now (hooks without one are not "
-        "listed)"
+        "listed), of every dispatch"
+    )
+    pending_permissions: list["ChatRequestPermissionParams"] = Field(
+        description="Permission questions waiting for an answer: a question answered, withdrawn "
+        "or whose turn ended is no longer listed"
     )
 
 
@@ -153,6 +172,21 @@ class ChatRequestPermissionParams(WireModel):
     reason: str | None = Field(
         default=None, description="Why it asks: a PreToolUse hook's permissionDecisionReason"
     )
+    asked_by: HookRef | None = Field(
+        default=None, description="The PreToolUse hook that asked (its settings row has its id)"
+    )
+
+    @classmethod
+    def of(cls, prompt: PermissionPrompt) -> Self:
+        return cls(
+            session_id=prompt.session_id,
+            tool_use_id=prompt.tool_use_id,
+            tool_name=prompt.tool_name,
+            tool_input=prompt.tool_input,
+            mode=prompt.permission_mode,
+            reason=prompt.reason,
+            asked_by=prompt.asked_by,
+        )
 
 
 class ChatRequestPermissionResult(WireModel):
@@ -166,9 +200,32 @@ class ChatRequestPermissionResult(WireModel):
     )
 
 
+class ChatAnswerPermissionParams(ChatRequestPermissionResult):
+    """The answer to a pending question (as wave/chat/requestPermission's result), and which."""
+
+    session_id: SessionId
+    tool_use_id: str = Field(min_length=1, description="The question's toolUseId")
+
+
+class ChatAnswerPermissionResult(WireModel):
+    answered: bool = Field(
+        description="False: no such question is pending (already answered, or withdrawn)"
+    )
+
+
+class CancelParams(WireModel):
+    """`$/cancelRequest` (standard LSP): the id of the request withdrawn."""
+
+    id: int | str
+
+
 class ChatErrorData(WireModel):
     """`error.data` of a chat request that failed (JSON-RPC code -32803, RequestFailed)."""
 
     reason: Literal["sessionNotFound", "sessionNotOpen", "noProvider", "unreadableSession"]
     session_id: str | None = None
     message: str
+
+
+ChatOpenResult.model_rebuild()
+ChatUpdatedParams.model_rebuild()

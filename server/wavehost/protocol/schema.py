@@ -4,8 +4,9 @@ The document is what generated code is made from (the webview's TypeScript, the 
 plugin's Kotlin), so its shape is a contract too (docs/protocol.md describes it):
 
     $defs               every model's JSON Schema
-    methods             {name: {constant, direction, kind, feature, session, description,
+    methods             {name: {constant, direction, kind, feature, session, shellOnly, description,
                                 params: {$ref}, result?: {$ref}}}
+    standardMethods     the same, for the standard LSP methods shells relay ($/cancelRequest)
     shellCommands       {name: {constant, direction, description, args: {$ref}}}
     initializationOptions, errorData, chatErrorData     {$ref}
     language            the locale → UI language rule (see wavehost.language)
@@ -59,7 +60,7 @@ def protocol_schema() -> dict[str, Any]:
     from wavehost.protocol.workspace import InitializationOptions
 
     wanted: list[tuple[type[WireModel], JsonSchemaMode]] = []
-    for m in table.METHODS:
+    for m in (*table.METHODS, *table.STANDARD):
         params_mode, result_mode = _modes(m)
         wanted.append((model(m.params), params_mode))
         if m.result is not None:
@@ -79,6 +80,7 @@ def protocol_schema() -> dict[str, Any]:
             "kind": m.kind,
             "feature": m.feature,
             "session": m.session,
+            "shellOnly": m.shell_only,
             "description": m.doc,
             "params": refs[(model(m.params), params_mode)],
         }
@@ -87,6 +89,7 @@ def protocol_schema() -> dict[str, Any]:
         return entry
 
     schema["methods"] = {m.name: method(m) for m in table.METHODS}
+    schema["standardMethods"] = {m.name: method(m) for m in table.STANDARD}
     schema["shellCommands"] = {
         c.name: {
             "constant": c.constant,

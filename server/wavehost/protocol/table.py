@@ -35,6 +35,10 @@ class Method:
     feature: Feature  # which server feature handles it (or, server→client, sends it)
     doc: str
     session: SessionRole | None = None
+    standard: bool = False  # an LSP method (not `wave/…`) that shells relay like the table's
+    # Only the shell itself sends it, never a page (workspace trust is the IDE's to say: a page
+    # that could send it would grant itself trust). Every relay's allow-list leaves it out.
+    shell_only: bool = False
 
     @property
     def kind(self) -> Kind:
@@ -99,7 +103,8 @@ WORKSPACE_SET_TRUSTED = Method(
     "WorkspaceSetTrustedResult",
     "settings",
     "The user changed workspace trust: the settings list and sessions opened from now on use it "
-    "(no restart); wave/hooks/changed follows when it changed.",
+    "(no restart); wave/hooks/changed follows when it changed. Sent by the shell, never a page.",
+    shell_only=True,
 )
 HOOKS_HISTORY = Method(
     "wave/hooks/history",
@@ -202,6 +207,17 @@ CHAT_CLOSE = Method(
     "End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs.",
     "closes",
 )
+CHAT_ANSWER_PERMISSION = Method(
+    "wave/chat/answerPermission",
+    "CHAT_ANSWER_PERMISSION",
+    "clientToServer",
+    "ChatAnswerPermissionParams",
+    "ChatAnswerPermissionResult",
+    "chat",
+    "Answer a pending permission question of the session (from its snapshot or updates), from "
+    "any page attached to it: the first answer wins, the question is withdrawn everywhere.",
+    "scoped",
+)
 CHAT_UPDATED = Method(
     "wave/chat/updated",
     "CHAT_UPDATED",
@@ -223,6 +239,19 @@ CHAT_REQUEST_PERMISSION = Method(
     "scoped",
 )
 
+CANCEL_REQUEST = Method(
+    "$/cancelRequest",
+    "CANCEL_REQUEST",
+    "serverToClient",
+    "CancelParams",
+    None,
+    "chat",
+    "Standard LSP: the server withdraws a request it sent (a permission question answered "
+    "elsewhere, or whose turn ended). A shell passes it to each page it asked, under the id it "
+    "gave that page.",
+    standard=True,
+)
+
 METHODS: tuple[Method, ...] = (
     HOOKS_LIST,
     HOOKS_DELETE,
@@ -239,10 +268,14 @@ METHODS: tuple[Method, ...] = (
     CHAT_CANCEL,
     CHAT_COMPACT,
     CHAT_CLOSE,
+    CHAT_ANSWER_PERMISSION,
     CHAT_UPDATED,
     CHAT_REQUEST_PERMISSION,
 )
 BY_NAME: dict[str, Method] = {m.name: m for m in METHODS}
+# Standard LSP methods a shell relays to its pages (not custom: not in METHODS, not an allow-list
+# entry); named here so that no code spells them either.
+STANDARD: tuple[Method, ...] = (CANCEL_REQUEST,)
 
 
 def client_requests(feature: Feature | None = None) -> tuple[Method, ...]:
@@ -252,6 +285,11 @@ def client_requests(feature: Feature | None = None) -> tuple[Method, ...]:
         for m in METHODS
         if m.direction == "clientToServer" and (feature is None or m.feature == feature)
     )
+
+
+def page_requests() -> tuple[Method, ...]:
+    """What a relay passes on from its pages: the client requests minus the shell-only ones."""
+    return tuple(m for m in client_requests() if not m.shell_only)
 
 
 def server_notifications() -> tuple[Method, ...]:

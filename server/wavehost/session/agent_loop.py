@@ -9,18 +9,19 @@ that always blocks cannot keep a session busy forever.
 """
 
 import time
+from collections.abc import Awaitable, Callable
 from contextlib import aclosing
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.outcome import NO_STDERR, Outcome
 from wavehost.session.actor import Actor
-from wavehost.session.conversation import Conversation
+from wavehost.session.hooks import SessionHooks
 from wavehost.session.messages import AssistantMessage, NoticeBlock, ToolBlock, to_model_messages
 from wavehost.session.permissions import (
-    PermissionAnswer,
-    PermissionAsker,
     PermissionPrompt,
+    Permissions,
     mode_verdict,
     refused_by_hook,
     refused_by_mode,
@@ -38,56 +39,42 @@ def block_cap_notice(count: int) -> str:
     )
 
 
-class SessionPort(Protocol):
-    """What the loop needs from the session that owns it."""
+@dataclass(frozen=True)
+class LoopContext:
+    """What the loops of every actor of one session share."""
 
-    id: str
+    hooks: SessionHooks
     provider: Provider
-    permission_mode: p.PermissionMode
+    permissions: Permissions
     stop_block_cap: int  # 0: no cap
-
-    @property
-    def asker(self) -> PermissionAsker | None: ...
-
-    @property
-    def user_waiting(self) -> bool: ...
-
-    def common(self, actor: Actor | None = None) -> dict[str, Any]: ...
-
-    async def dispatch(self, payload: p.HookInput) -> Outcome: ...
-
-    def apply(
-        self, outcome: Outcome, *, meta: bool = True, conversation: Conversation | None = None
-    ) -> None: ...
-
-    async def before_model_call(self, actor: Actor) -> None: ...
-
-    async def ask_user(self, prompt: PermissionPrompt) -> PermissionAnswer: ...
+    user_waiting: Callable[[], bool]  # a user message waits in the queue
+    before_model_call: Callable[[Actor], Awaitable[None]]  # compaction, news for the model
 
 
 class AgentLoop:
-    def __init__(self, session: SessionPort, actor: Actor) -> None:
-        self.session = session
+    def __init__(self, context: LoopContext, actor: Actor) -> None:
+        self.context = context
+        self.hooks = context.hooks
         self.actor = actor
         self.conversation = actor.conversation
 
     def _common(self) -> dict[str, Any]:
-        return self.session.common(self.actor)
+        return self.hooks.common(self.actor)
 
     async def _dispatch(self, payload: p.HookInput) -> Outcome:
         self.conversation.save()  # hooks read the transcript: it must show everything so far
-        return await self.session.dispatch(payload)
+        return await self.hooks.dispatch(payload)
 
     def _apply(self, outcome: Outcome, *, meta: bool = True) -> None:
-        self.session.apply(outcome, meta=meta, conversation=self.conversation)
+        self.hooks.apply(outcome, meta=meta, conversation=self.conversation)
 
     async def respond(self) -> None:
         """Call the model until it stops asking for tools and no Stop hook makes it go on."""
         stop_hook_active = False
         blocks = 0
-        cap = self.session.stop_block_cap
+        cap = self.context.stop_block_cap
         while True:
-            await self.session.before_model_call(self.actor)
+            await self.context.before_model_call(self.actor)
             assistant = self.conversation.append(AssistantMessage())
             await self._call_model(assistant)
             calls = [b for b in assistant.tools() if b.status == "pending"]
@@ -111,7 +98,7 @@ class AgentLoop:
                 return
             self._apply(outcome)
             stop_hook_active = True
-            if self.actor.is_main and self.session.user_waiting:
+            if self.actor.is_main and self.context.user_waiting():
                 return  # the user's queued message goes first; the loop resumes after it
 
     async def _call_model(self, assistant: AssistantMessage) -> None:
@@ -120,7 +107,7 @@ class AgentLoop:
             actor.system, to_model_messages(self.conversation.messages), actor.specs
         )
         # aclosing: an interrupt closes the provider's HTTP stream now, not when GC gets to it
-        async with aclosing(self.session.provider.stream(request)) as events:
+        async with aclosing(self.context.provider.stream(request)) as events:
             async for event in events:
                 if isinstance(event, TextDelta):
                     assistant.add_text(event.text)
@@ -144,7 +131,10 @@ class AgentLoop:
         pre = await self._dispatch(p.PreToolUseInput(**self._common(), **call))
         self._apply(pre)
         if pre.blocked:
-            return settle(pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}")
+            block.block(
+                pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}", pre.decided_by
+            )
+            return settle()
         refusal = await self._permission(block, tool.kind, pre)
         if refusal is not None:
             return settle(refusal)
@@ -178,11 +168,13 @@ class AgentLoop:
 
     async def _permission(self, block: ToolBlock, kind: ToolKind, pre: Outcome) -> str | None:
         """None when the call may run, else the refusal the model sees."""
-        mode = self.session.permission_mode
+        permissions = self.context.permissions
+        mode = permissions.mode
         verdict = with_hook_decision(mode_verdict(mode, kind), pre.permission_decision)
         if verdict == "allow":
             return None
-        headless = self.session.asker is None
+        ask = permissions.ask
+        headless = ask is None
         if verdict == "deny":
             return refused_by_mode(block.name, mode, headless)
         request = p.PermissionRequestInput(
@@ -191,13 +183,22 @@ class AgentLoop:
         outcome = await self._dispatch(request)
         self._apply(outcome)
         if outcome.blocked:
-            return refused_by_hook(block.name, outcome.permission_reason)
+            refusal = refused_by_hook(block.name, outcome.permission_reason)
+            block.block(refusal, outcome.decided_by)
+            return refusal
         if outcome.permission_decision == "allow":
             return None  # a PermissionRequest hook answered for the user
-        if headless:
+        if ask is None:
             return refused_by_mode(block.name, mode, headless)
+        asked_by = pre.decided_by if pre.permission_decision == "ask" else None
         prompt = PermissionPrompt(
-            self.session.id, block.id, block.name, block.input, mode, pre.permission_reason
+            permissions.session_id,
+            block.id,
+            block.name,
+            block.input,
+            mode,
+            pre.permission_reason,
+            asked_by,
         )
-        answer = await self.session.ask_user(prompt)
+        answer = await ask(prompt)
         return None if answer.allow else refused_by_user(block.name, answer.message)

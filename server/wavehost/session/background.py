@@ -2,26 +2,28 @@
 
 One registry for both, because the model reads and stops them with the same tools (`TaskOutput`,
 `TaskStop`, Claude Code's names) and Stop hooks see them in one list (`background_tasks`). Each
-task writes its output to a file; when it ends on its own, `on_done` hears about it so the session
-can wake the model with a notification. A task the model stopped itself (`TaskStop`) or that the
+task writes its output to a file, in a temp folder of the session's that goes when the session
+ends; when a task ends on its own, `on_done` hears about it so the session can wake the model
+with a notification. A task the model stopped itself (`TaskStop`) or that the
 session's end killed is not announced: nobody is waiting for that news.
 """
 
 import logging
+import shutil
 import signal
 import tempfile
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
-from typing import Literal, Self
+from typing import Literal
 
 import anyio
-from anyio.abc import Process, TaskGroup
 
 from wavehost.hooks import payloads as p
-from wavehost.session.process import kill_group, open_shell
+from wavehost.plumbing.children import Child
+from wavehost.plumbing.task_group import OwnedTaskGroup
+from wavehost.session.shells import spawn_shell
 
 log = logging.getLogger(__name__)
 
@@ -81,31 +83,28 @@ class BackgroundTask:
         )
 
 
-class BackgroundTasks:
+class BackgroundTasks(OwnedTaskGroup):
     """Entered for the session's lifetime; leaving stops whatever still runs."""
 
     def __init__(self, on_done: Callable[[BackgroundTask], None] | None = None) -> None:
+        super().__init__()
         self.on_done = on_done
-        self._group: TaskGroup | None = None
         self._tasks: dict[str, BackgroundTask] = {}
-        self._dir = Path(tempfile.mkdtemp(prefix="wavehost-tasks-"))
+        self._dir: Path | None = None  # made with the first task, removed with the session
 
-    async def __aenter__(self) -> Self:
-        self._group = anyio.create_task_group()
-        await self._group.__aenter__()
-        return self
+    def _output_dir(self) -> Path:
+        if self._dir is None:
+            self._dir = Path(tempfile.mkdtemp(prefix="wavehost-tasks-"))
+        return self._dir
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
+    def closing(self) -> None:
         self.on_done = None  # the session is ending: nothing to announce any more
         for task in self._tasks.values():
             self._halt(task)
-        assert self._group is not None
-        return await self._group.__aexit__(exc_type, exc, tb)
+
+    def closed(self) -> None:
+        if self._dir is not None:  # every task has ended: nobody reads their output any more
+            shutil.rmtree(self._dir, ignore_errors=True)
 
     def get(self, task_id: str) -> BackgroundTask | None:
         return self._tasks.get(task_id)
@@ -137,11 +136,9 @@ class BackgroundTasks:
         agent_type: str | None = None,
         description: str | None = None,
     ) -> BackgroundTask:
-        if self._group is None:
-            raise RuntimeError("BackgroundTasks must be entered (async with) before use")
         task_id = f"{'bash' if kind == 'shell' else 'agent'}_{uuid.uuid4().hex[:8]}"
         task = BackgroundTask(
-            task_id, kind, self._dir / f"{task_id}.log", command, agent_type, description
+            task_id, kind, self._output_dir() / f"{task_id}.log", command, agent_type, description
         )
         self._tasks[task_id] = task
         return task
@@ -149,33 +146,40 @@ class BackgroundTasks:
     async def start_shell(
         self, command: str, cwd: Path, env: Mapping[str, str], description: str | None = None
     ) -> BackgroundTask:
+        group = self.group  # only while entered
         task = self._new("shell", command=command, description=description)
         with task.output_file.open("wb") as sink:
-            process = await open_shell(command, cwd, env, stdout=sink.fileno())
-        task._stop = lambda: kill_group(process, signal.SIGTERM)
-        assert self._group is not None
-        self._group.start_soon(self._reap, task, process)
+            child = spawn_shell(command, cwd, env, stdout=sink.fileno())
+        stopping = anyio.CancelScope()
+        task._stop = stopping.cancel
+        group.start_soon(self._reap, task, child, stopping)
         return task
 
-    async def _reap(self, task: BackgroundTask, process: Process) -> None:
+    async def _reap(self, task: BackgroundTask, child: Child, stopping: anyio.CancelScope) -> None:
+        """Wait for the shell; a stop (TaskStop, the session's end) ends its whole tree: SIGTERM,
+        then SIGKILL after a grace, for a tree that ignores SIGTERM."""
         try:
-            await process.wait()
+            with stopping:
+                await child.wait()
+            if stopping.cancel_called:
+                with anyio.CancelScope(shield=True):
+                    await child.stop_group()
         finally:
-            with anyio.CancelScope(shield=True):
-                kill_group(process)  # stragglers of a stopped task that ignored SIGTERM
-                await process.aclose()
-        task.exit_code = process.returncode
-        self._finish(task, "completed" if process.returncode == 0 else "failed")
+            await child.killed()
+            child.signal_group(signal.SIGKILL)  # stragglers of a tree whose shell has exited
+            child.close()
+        task.exit_code = child.returncode
+        self._finish(task, "completed" if child.returncode == 0 else "failed")
 
     def start_agent(
         self, agent_type: str, description: str, run: Callable[[], Awaitable[str]]
     ) -> BackgroundTask:
         """Run a subagent in the background; its final reply becomes the task's output."""
+        group = self.group  # only while entered
         task = self._new("subagent", agent_type=agent_type, description=description)
         scope = anyio.CancelScope()
         task._stop = scope.cancel
-        assert self._group is not None
-        self._group.start_soon(self._drive, task, scope, run)
+        group.start_soon(self._drive, task, scope, run)
         return task
 
     async def _drive(

@@ -12,11 +12,11 @@ The user keeps seeing the whole conversation; only the model's view starts at th
 import logging
 from collections.abc import Sequence
 from contextlib import aclosing
-from typing import Any, Literal, Protocol
+from typing import Literal
 
 from wavehost.hooks import payloads as p
-from wavehost.hooks.outcome import Outcome
 from wavehost.session.conversation import Conversation
+from wavehost.session.hooks import SessionHooks
 from wavehost.session.messages import (
     ModelAssistant,
     ModelMessage,
@@ -75,37 +75,26 @@ def estimate_tokens(system: str, messages: Sequence[ModelMessage]) -> int:
     return chars // CHARS_PER_TOKEN
 
 
-class CompactionPort(Protocol):
-    provider: Provider
-
-    def common(self) -> dict[str, Any]: ...
-
-    async def dispatch(self, payload: p.HookInput) -> Outcome: ...
-
-    def apply(
-        self, outcome: Outcome, *, meta: bool = True, conversation: Conversation | None = None
-    ) -> None: ...
-
-
 async def compact(
-    session: CompactionPort,
+    hooks: SessionHooks,
+    provider: Provider,
     conversation: Conversation,
     tools: Sequence[ToolSpec],
     trigger: Trigger,
     instructions: str = "",
 ) -> bool:
     """Compact `conversation`; False (with an error notice) when the summary call failed."""
-    pre = await session.dispatch(
-        p.PreCompactInput(**session.common(), trigger=trigger, custom_instructions=instructions)
+    pre = await hooks.fire(
+        p.PreCompactInput(**hooks.common(), trigger=trigger, custom_instructions=instructions),
+        meta=False,
     )
-    session.apply(pre, meta=False)
     merged = "\n\n".join(part for part in (instructions.strip(), pre.compact_instructions) if part)
     request_text = SUMMARY_REQUEST + (f"\n\nAdditional instructions:\n{merged}" if merged else "")
     history = to_model_messages(conversation.messages)
     # The tools go along: a request holding tool calls must declare them.
     request = ModelRequest(SUMMARY_SYSTEM, [*history, ModelUser(request_text)], tools)
     try:
-        summary = await _summary(session.provider, request)
+        summary = await _summary(provider, request)
     except ProviderError as err:
         log.warning("compaction (%s) failed: %s", trigger, err)
         conversation.notice(NoticeBlock(level="error", text=f"Compaction failed: {err}"))
@@ -114,12 +103,10 @@ async def compact(
         UserMessage(content=SUMMARY_INTRO + summary, is_meta=True, is_compact_summary=True)
     )
     conversation.notice(NoticeBlock(level="info", text=f"Conversation compacted ({trigger})"))
-    post = await session.dispatch(
-        p.PostCompactInput(**session.common(), trigger=trigger, compact_summary=summary)
+    await hooks.fire(
+        p.PostCompactInput(**hooks.common(), trigger=trigger, compact_summary=summary), meta=False
     )
-    session.apply(post, meta=False)
-    started = await session.dispatch(p.SessionStartInput(**session.common(), source="compact"))
-    session.apply(started)
+    await hooks.fire(p.SessionStartInput(**hooks.common(), source="compact"))
     conversation.save()
     return True
 

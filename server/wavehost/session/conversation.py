@@ -82,5 +82,5 @@ class Conversation:
 
     def save(self) -> None:
         if self._dirty:
-            transcript.write_atomic(self.path, self._describe(self.messages))
+            transcript.save(self.path, self._describe(self.messages))
             self._dirty = False

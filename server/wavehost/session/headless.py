@@ -14,7 +14,7 @@ from typing import Any, Literal, TextIO
 
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session import transcript
-from wavehost.session.loop import SessionConfig, open_session
+from wavehost.session.chat_session import SessionConfig, open_session
 from wavehost.session.messages import AssistantMessage
 from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
 
@@ -36,10 +36,15 @@ class HeadlessRun:
 async def run_headless(run: HeadlessRun, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """Run the turn and print it; the exit status is 1 when the turn failed."""
     try:
-        root = run.cwd or (Path(transcript.load(run.resume).root) if run.resume else Path.cwd())
+        saved = transcript.load(run.resume) if run.resume else None  # fails here, in one line
+        root = run.cwd or (Path(saved.root) if saved else Path.cwd())
         choice = choose(run.provider, run.model, run.script, chat_settings(root.resolve()))
         provider = make_provider(choice)
-    except (ProviderError, transcript.SessionNotFoundError) as problem:
+    except (
+        ProviderError,
+        transcript.SessionNotFoundError,
+        transcript.UnreadableSessionError,
+    ) as problem:
         print(f"wavehost: {problem}", file=err)
         return 1
     config = SessionConfig(root=root, provider=provider, permission_mode=run.permission_mode)

@@ -9,7 +9,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from wavehost.hooks.outcome import PermissionDecision
+import anyio
+
+from wavehost.hooks.outcome import HookRef, PermissionDecision
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.tools.base import ToolKind
 
@@ -48,15 +50,50 @@ class PermissionPrompt:
     tool_input: dict[str, Any]
     permission_mode: PermissionMode
     reason: str | None = None  # a PreToolUse hook's permissionDecisionReason for "ask"
+    asked_by: HookRef | None = None  # the PreToolUse hook that asked
 
 
 @dataclass(frozen=True)
 class PermissionAnswer:
     allow: bool
     message: str | None = None  # the user's words to the model on a refusal
+    always: bool = False  # with allow: do not ask about this tool again in this session
+
+
+class Question:
+    """A permission question the session waits on, answered once: by whoever answers first
+    (the client it was asked through, or any page attached to the session)."""
+
+    def __init__(self, prompt: PermissionPrompt) -> None:
+        self.prompt = prompt
+        self._answer: PermissionAnswer | None = None
+        self._answered = anyio.Event()
+
+    def resolve(self, answer: PermissionAnswer) -> bool:
+        """Give the answer; False if it was answered already."""
+        if self._answer is not None:
+            return False
+        self._answer = answer
+        self._answered.set()
+        return True
+
+    async def answer(self) -> PermissionAnswer:
+        await self._answered.wait()
+        if self._answer is None:  # set together with the event
+            raise RuntimeError("a question answered without an answer")
+        return self._answer
 
 
 PermissionAsker = Callable[[PermissionPrompt], Awaitable[PermissionAnswer]]
+
+
+@dataclass(frozen=True)
+class Permissions:
+    """One session's permission mode, and who can be asked (None: headless, nobody)."""
+
+    session_id: str
+    mode: PermissionMode
+    ask: PermissionAsker | None
 
 
 def refused_by_mode(tool: str, mode: PermissionMode, headless: bool) -> str:

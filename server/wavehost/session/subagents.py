@@ -16,7 +16,7 @@ from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.session import transcript
 from wavehost.session.actor import Actor
-from wavehost.session.agent_loop import AgentLoop, SessionPort
+from wavehost.session.agent_loop import AgentLoop, LoopContext
 from wavehost.session.agent_types import AGENT_TYPES, SUBAGENT_SYSTEM_PROMPT, AgentType
 from wavehost.session.background import BackgroundTasks
 from wavehost.session.conversation import AnyMessage, Conversation
@@ -36,13 +36,14 @@ def final_text(messages: list[AnyMessage]) -> str:
 class Subagents:
     def __init__(
         self,
-        session: SessionPort,
+        context: LoopContext,
         root: Path,
         home: Path | None,
         tasks: BackgroundTasks,
         tools: Toolbox,
     ) -> None:
-        self.session = session
+        self.context = context
+        self.hooks = context.hooks
         self.root = root
         self.home = home
         self.tasks = tasks
@@ -56,15 +57,14 @@ class Subagents:
                 f"Agent type '{args.subagent_type}' not found. Available agents: {available}"
             )
         agent_id = uuid.uuid4().hex[:16]
-        started = p.SubagentStartInput(
-            **self.session.common(), agent_id=agent_id, agent_type=kind.name
+        await self.hooks.fire(
+            p.SubagentStartInput(**self.hooks.common(), agent_id=agent_id, agent_type=kind.name)
         )
-        self.session.apply(await self.session.dispatch(started))
         actor = self._actor(kind, agent_id, workspace)
         actor.conversation.append(UserMessage(content=args.prompt))
 
         async def run() -> str:
-            await AgentLoop(self.session, actor).respond()
+            await AgentLoop(self.context, actor).respond()
             return final_text(actor.conversation.messages)
 
         report = {"agentId": agent_id, "agentType": kind.name}
@@ -82,18 +82,19 @@ class Subagents:
         return ToolResult.success(text or "(the agent finished without a report)", **report)
 
     def _actor(self, kind: AgentType, agent_id: str, workspace: Workspace) -> Actor:
-        path = paths.agent_transcript_path(self.session.id, agent_id, self.home)
+        session_id = self.hooks.session_id
+        path = paths.agent_transcript_path(session_id, agent_id, self.home)
         own = Workspace(workspace.root, workspace.cwd)
         created = transcript.now()
 
         def describe(messages: list[AnyMessage]) -> transcript.Transcript:
             return transcript.Transcript(
-                session_id=self.session.id,
+                session_id=session_id,
                 root=str(self.root),
                 workdir=str(own.cwd),
-                permission_mode=self.session.permission_mode,
-                provider=self.session.provider.name,
-                model=self.session.provider.model,
+                permission_mode=self.hooks.permission_mode,
+                provider=self.context.provider.name,
+                model=self.context.provider.model,
                 created_at=created,
                 updated_at=transcript.now(),
                 state=transcript.TranscriptState(messages=messages),
@@ -117,7 +118,7 @@ class Subagents:
             type=kind.name, root=self.root, instructions=kind.instructions
         )
         return Actor(
-            Conversation(self.session.id, path, [], describe),
+            Conversation(session_id, path, [], describe),
             own,
             tools,
             system,

@@ -1,17 +1,18 @@
 """Session files: `~/.wave/sessions/session_<id>.json`, `{"state": {"messages": [...]}, …}`.
 
 Hooks read this file through `transcript_path` while the session runs, so it is rewritten
-atomically (a temporary file renamed over it): a reader sees the old or the new conversation,
-never half of one.
+atomically (`plumbing.atomic`: a temp file, fsynced, renamed over it): a reader sees the old or
+the new conversation, never half of one.
 """
 
-import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from wavehost import paths
 from wavehost.hooks.payloads import PermissionMode
+from wavehost.plumbing.atomic import write_atomically
 from wavehost.session.messages import Message, SessionModel
 
 VERSION = 1
@@ -38,27 +39,40 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def write_atomic(path: Path, model: SessionModel) -> None:
+def save(path: Path, saved: Transcript) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = model.to_json()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, saved.to_json())
 
 
 class SessionNotFoundError(LookupError):
     pass
 
 
+class UnreadableSessionError(ValueError):
+    """A saved session that cannot be read or is not a transcript; the message is one line."""
+
+
+def exists(session_id: str, home: Path | None = None) -> bool:
+    """Whether a session with this id was saved."""
+    return paths.transcript_path(session_id, home).is_file()
+
+
 def load(session_id: str, home: Path | None = None) -> Transcript:
     path = paths.transcript_path(session_id, home)
+    cannot = f"cannot read the saved session {session_id!r} ({path})"
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SessionNotFoundError(f"no saved session {session_id!r} (looked for {path})") from None
-    return Transcript.model_validate_json(text)
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise UnreadableSessionError(f"{cannot}: {reason}") from err
+    try:
+        return Transcript.model_validate_json(text)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(map(str, first["loc"]))
+        more = f" (and {err.error_count() - 1} more problems)" if err.error_count() > 1 else ""
+        raise UnreadableSessionError(
+            f"{cannot}: {where + ': ' if where else ''}{first['msg']}{more}"
+        ) from None

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wavehost.session.messages import AssistantMessage, UserMessage
+from wavehost.session.permissions import PermissionPrompt
 
 SessionStatus = Literal["idle", "running"]
 
@@ -35,7 +36,7 @@ class MessageRemoved:
 class StatusChanged:
     session_id: str
     status: SessionStatus
-    queued: int  # user messages waiting for the running turn to end
+    queued: tuple[str, ...]  # the texts of the user messages waiting for the running turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,5 +48,13 @@ class HooksRunning:
     status_messages: tuple[str, ...]
 
 
-SessionUpdate = MessageChanged | MessageRemoved | StatusChanged | HooksRunning
+@dataclass(frozen=True, slots=True)
+class QuestionsChanged:
+    """The permission questions waiting for an answer now (empty: none)."""
+
+    session_id: str
+    questions: tuple[PermissionPrompt, ...]
+
+
+SessionUpdate = MessageChanged | MessageRemoved | StatusChanged | HooksRunning | QuestionsChanged
 UpdateListener = Callable[[SessionUpdate], None]

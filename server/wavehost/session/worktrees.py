@@ -13,31 +13,19 @@ import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal
 
 import anyio
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.outcome import Outcome
+from wavehost.session.hooks import SessionHooks
 from wavehost.session.tools.base import ToolError, Workspace
 
 log = logging.getLogger(__name__)
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-
-
-class HookPort(Protocol):
-    """What worktrees need from the session: its hooks, fired in its name."""
-
-    def has_hooks(self, event: Event) -> bool: ...
-
-    def common(self) -> dict[str, Any]: ...
-
-    async def dispatch(self, payload: p.HookInput) -> Outcome: ...
-
-    def apply(self, outcome: Outcome) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -59,7 +47,7 @@ async def _git(cwd: Path, *args: str) -> str:
 
 
 class Worktrees:
-    def __init__(self, hooks: HookPort) -> None:
+    def __init__(self, hooks: SessionHooks) -> None:
         self.hooks = hooks
         self.active: ActiveWorktree | None = None
 
@@ -73,7 +61,7 @@ class Worktrees:
             raise ToolError(
                 f"Invalid worktree name {name!r}: letters, digits, '.', '_' and '-' only (max 64)"
             )
-        if self.hooks.has_hooks(Event.WorktreeCreate):
+        if self.hooks.take_over(Event.WorktreeCreate):
             active = await self._create_by_hook(name, workspace)
         else:
             active = await self._create_with_git(name, workspace)
@@ -82,10 +70,9 @@ class Worktrees:
         return active
 
     async def _create_by_hook(self, name: str, workspace: Workspace) -> ActiveWorktree:
-        outcome = await self.hooks.dispatch(p.WorktreeCreateInput(**self.hooks.common(), name=name))
-        self.hooks.apply(outcome)
+        outcome = await self.hooks.fire(p.WorktreeCreateInput(**self.hooks.common(), name=name))
         if outcome.blocked or outcome.worktree_path is None:
-            raise ToolError(outcome.reason or "WorktreeCreate hook failed: no path printed")
+            raise ToolError(outcome.reason or f"{Event.WorktreeCreate.name} hook failed")
         path = workspace.resolve(outcome.worktree_path)
         if not path.is_dir():
             raise ToolError(f"WorktreeCreate hook printed a path that is not a directory: {path}")
@@ -118,14 +105,13 @@ class Worktrees:
         return f"{said} The session is back in {active.return_to}."
 
     async def _remove_by_hook(self, active: ActiveWorktree) -> str:
-        if not self.hooks.has_hooks(Event.WorktreeRemove):
+        if not self.hooks.take_over(Event.WorktreeRemove):
             return (
                 f"Left worktree {active.path}. A WorktreeCreate hook made it and no WorktreeRemove "
                 "hook is configured, so it was left in place."
             )
         payload = p.WorktreeRemoveInput(**self.hooks.common(), worktree_path=str(active.path))
-        outcome = await self.hooks.dispatch(payload)
-        self.hooks.apply(outcome)  # failures are only logged (catalogue: failures_logged_only)
+        await self.hooks.fire(payload)  # failures are only logged (catalogue: failures_logged_only)
         return f"Left worktree {active.path}; the WorktreeRemove hooks were asked to remove it."
 
     async def _remove_with_git(self, active: ActiveWorktree, discard_changes: bool) -> str:

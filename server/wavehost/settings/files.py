@@ -9,6 +9,7 @@ check and swap: an editor's rename is seen as a different inode, an editor's in-
 truncates on open) as changed size, mtime or bytes; then the swap is undone and the caller re-reads.
 Elsewhere the check is made just before a plain rename.
 
+The temp file and the durable rename are `plumbing.atomic`'s, as for every file wavehost writes.
 A crash can leave a temp file behind (`.settings.json.<random>.tmp`); the next edit in that folder
 removes it, under the lock, when no other wavehost can be writing one.
 """
@@ -22,7 +23,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import cast
 
 from wavehost.hooks.safe_read import read_bytes
+from wavehost.plumbing.atomic import TEMP_SUFFIX, fsync_directory, write_temp
 
 if sys.platform != "win32":
     import fcntl
@@ -37,7 +38,6 @@ if sys.platform != "win32":
 log = logging.getLogger(__name__)
 
 _in_process = threading.Lock()  # Windows has no flock: there, only this process is serialised
-TEMP_SUFFIX = ".tmp"
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -113,27 +113,6 @@ def remove_stale_temps(path: Path) -> int:
     return removed
 
 
-def write_temp(path: Path, data: bytes, like: os.stat_result) -> tuple[Path, int]:
-    """`data` in a new temp file next to `path`, fsynced, with the mode (and owner, where
-    allowed) of `like`. Returns the temp file and its inode."""
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fchmod(file.fileno(), stat.S_IMODE(like.st_mode))
-            if sys.platform != "win32" and (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
-                with contextlib.suppress(PermissionError):
-                    os.fchown(file.fileno(), like.st_uid, like.st_gid)
-            os.fsync(file.fileno())
-            inode = os.fstat(file.fileno()).st_ino
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        raise
-    return Path(temp), inode
-
-
 def replace_if_unchanged(path: Path, expected: FileVersion, data: bytes) -> bool:
     """Replace `path` with `data` if it is still the version `expected`; True when replaced.
 
@@ -152,7 +131,7 @@ def replace_if_unchanged(path: Path, expected: FileVersion, data: bytes) -> bool
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
-    _fsync_directory(path.parent)
+    fsync_directory(path.parent)
     return True
 
 
@@ -192,15 +171,3 @@ def _renameat2() -> Callable[..., int] | None:
     function.argtypes = [at, name, at, name, ctypes.c_uint]
     function.restype = ctypes.c_int
     return cast(Callable[..., int], function)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename itself durable (best effort: not every platform can fsync a directory)."""
-    if sys.platform == "win32":
-        return
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -24,7 +24,8 @@ from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.outcome import interpret, subject_of
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookRun
-from wavehost.settings.files import locked_directory, write_temp
+from wavehost.plumbing.atomic import write_temp
+from wavehost.settings.files import locked_directory
 
 log = logging.getLogger(__name__)
 

@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from wavehost.protocol import table
+
 log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
@@ -21,6 +23,7 @@ NotificationHandler = Callable[[str, Any], None]
 
 METHOD_NOT_FOUND = -32601
 INTERNAL_ERROR = -32603
+REQUEST_CANCELLED = -32800  # LSP ErrorCodes.RequestCancelled
 
 
 class ResponseError(Exception):
@@ -91,6 +94,7 @@ class LspClient:
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._answering: dict[Any, asyncio.Task[None]] = {}  # the server's requests, by id
         self._write_lock = asyncio.Lock()
         self.exit_reason: str | None = None
 
@@ -161,9 +165,20 @@ class LspClient:
             return
         method, params = str(message["method"]), message.get("params")
         if "id" in message:
-            task = asyncio.create_task(self._answer(message["id"], method, params))
+            request_id = message["id"]
+            task = asyncio.create_task(self._answer(request_id, method, params))
             self._tasks.add(task)
+            if isinstance(request_id, int | str):
+                self._answering[request_id] = task
             task.add_done_callback(self._tasks.discard)
+        elif method == table.CANCEL_REQUEST.name:
+            # The server withdrew a request of its own: its handler is cancelled (and answers so).
+            request_id = params.get("id") if isinstance(params, dict) else None
+            answering = (
+                self._answering.get(request_id) if isinstance(request_id, int | str) else None
+            )
+            if answering is not None:
+                answering.cancel()
         else:
             try:
                 self._on_notification(method, params)
@@ -174,11 +189,17 @@ class LspClient:
         response: JSON = {"jsonrpc": "2.0", "id": request_id}
         try:
             response["result"] = await self._on_request(method, params)
+        except asyncio.CancelledError:
+            if self.exit_reason is not None:
+                raise
+            response["error"] = {"code": REQUEST_CANCELLED, "message": "withdrawn by the server"}
         except ResponseError as err:
             response["error"] = err.to_json()
         except Exception as err:
             log.exception("answering %s failed", method)
             response["error"] = {"code": INTERNAL_ERROR, "message": str(err)}
+        finally:
+            self._answering.pop(request_id, None)
         with contextlib.suppress(ServerExitedError, ConnectionError):
             await self._write(response)
 

@@ -5,6 +5,14 @@ protocol's methods: the allow-list comes from the method table, `wavehost.protoc
 does the table's shell-local commands itself: `closeSettings` / `openChat` switch the page to
 the chat view, and the server's `window/showDocument` shows the file read-only in the page.
 
+Tabs are isolated by chat session, as the table's `session` roles say: a page attaches to the
+sessions it opens, and what the server sends about a session (updates, permission questions)
+goes only to the pages attached to it; `wave/hooks/changed` goes to every page. A permission
+question is asked of every page attached to its session: the first answer wins and the others
+are told to drop it (`$/cancelRequest` under the id each was asked with), as they are when the
+server withdraws it. The file `window/showDocument` shows goes only to the page whose
+`wave/openConfigFile` for it is in flight.
+
 When the server stops, the pages stay connected and are told (`serverState` running false, with
 why); a page's `restartServer` starts a new `wavehost serve` and every page hears `serverState`
 running true (or false again, with why it did not start).
@@ -20,6 +28,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -41,7 +50,7 @@ log = logging.getLogger(__name__)
 
 MAX_VIEWED_FILE = 2 * 1024 * 1024  # the read-only viewer shows config files, not big logs
 
-PAGE_REQUESTS = frozenset(m.name for m in table.client_requests())
+PAGE_REQUESTS = frozenset(m.name for m in table.page_requests())
 PAGE_NOTIFICATIONS = frozenset(m.name for m in table.server_notifications())
 PAGE_ANSWERS = frozenset(m.name for m in table.server_requests())
 
@@ -63,6 +72,8 @@ class Page:
     def __init__(self, socket: web.WebSocketResponse) -> None:
         self.socket = socket
         self._send_lock = asyncio.Lock()
+        self.sessions: set[str] = set()  # the chat sessions this page is attached to
+        self.opening: list[str] = []  # paths of its wave/openConfigFile requests in flight
 
     async def send(self, envelope: dict[str, Any]) -> None:
         if self.socket.closed:
@@ -77,6 +88,15 @@ class Page:
         await self.send({"kind": "shell", "command": command.name, "args": args})
 
 
+@dataclass
+class _Asked:
+    """One server→client request, asked of one or more pages (each under its own id)."""
+
+    answer: "asyncio.Future[dict[str, Any]]"
+    pages: dict[str, Page] = field(default_factory=dict)  # page-side request id → page
+    answered_by: str | None = None
+
+
 class BrowserShell:
     def __init__(
         self,
@@ -89,7 +109,7 @@ class BrowserShell:
         self.locale = locale
         self.pages: list[Page] = []
         self._ids = itertools.count(1)
-        self._page_answers: dict[str, tuple[Page, asyncio.Future[dict[str, Any]]]] = {}
+        self._asked: dict[str, _Asked] = {}  # by page-side request id
         self._tasks: set[asyncio.Task[None]] = set()
         self._command = list(command or serve_command())
         self._env = env
@@ -160,10 +180,17 @@ class BrowserShell:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _pages_for(self, method: table.Method, params: Any) -> list[Page]:
+        """The pages a server→client message goes to: those attached to its session, or all."""
+        if method.session != "scoped":
+            return list(self.pages)
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        return [page for page in self.pages if session_id in page.sessions]
+
     def _server_notification(self, method: str, params: Any) -> None:
         if method in PAGE_NOTIFICATIONS:
             envelope = {"kind": "notification", "method": method, "params": params or {}}
-            for page in list(self.pages):
+            for page in self._pages_for(table.BY_NAME[method], params):
                 self._spawn(page.send(envelope))
         elif method == "window/logMessage" and isinstance(params, dict):
             log.info("server: %s", params.get("message"))
@@ -183,7 +210,9 @@ class BrowserShell:
     async def _show_document(self, params: Any) -> dict[str, bool]:
         uri = params.get("uri", "") if isinstance(params, dict) else ""
         path = path_from_uri(uri)
-        if path is None or not self.pages:
+        # Only the page that asked to open it (the file may be private to that page's user).
+        asker = next((p for p in self.pages if path is not None and str(path) in p.opening), None)
+        if path is None or asker is None:
             return {"success": False}
         try:  # bounded, regular files only: the viewer shows config files, not /dev/zero
             data, _ = await asyncio.to_thread(read_bytes, path, limit=MAX_VIEWED_FILE)
@@ -196,24 +225,29 @@ class BrowserShell:
         start = selection.get("start") if isinstance(selection, dict) else None
         row = start.get("line") if isinstance(start, dict) else None
         line = row + 1 if isinstance(row, int) and row >= 0 else None
-        for page in list(self.pages):
-            await page.shell(table.SHOW_FILE, path=str(path), content=content, line=line)
+        await asker.shell(table.SHOW_FILE, path=str(path), content=content, line=line)
         return {"success": True}
 
     async def _ask_page(self, method: str, params: Any) -> Any:
-        if not self.pages:
-            raise ResponseError(INTERNAL_ERROR, "no page is open to answer")
-        page = self.pages[-1]  # the tab opened last is the one in front
-        request_id = f"srv-{next(self._ids)}"
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._page_answers[request_id] = (page, future)
+        """Ask every page attached to the request's session; the first answer is the answer."""
+        pages = self._pages_for(table.BY_NAME[method], params)
+        if not pages:
+            raise ResponseError(INTERNAL_ERROR, "no page of this session is open to answer")
+        asked = _Asked(asyncio.get_running_loop().create_future())
+        for page in pages:
+            request_id = f"srv-{next(self._ids)}"
+            asked.pages[request_id] = page
+            self._asked[request_id] = asked
         try:
-            await page.send(
-                {"kind": "request", "id": request_id, "method": method, "params": params}
-            )
-            answer = await future
-        finally:
-            self._page_answers.pop(request_id, None)
+            for request_id, page in list(asked.pages.items()):
+                envelope = {"kind": "request", "id": request_id, "method": method}
+                await page.send({**envelope, "params": params})
+            answer = await asked.answer
+        finally:  # answered, withdrawn by the server, or the server went away
+            for request_id, page in asked.pages.items():
+                self._asked.pop(request_id, None)
+                if request_id != asked.answered_by:
+                    self._spawn(page.send(_withdrawn(request_id)))
         if "error" in answer and isinstance(answer["error"], dict):
             error = answer["error"]
             raise ResponseError(
@@ -223,11 +257,28 @@ class BrowserShell:
             )
         return answer.get("result")
 
+    def _page_answered(self, page: Page, envelope: dict[str, Any]) -> None:
+        request_id = str(envelope.get("id"))
+        asked = self._asked.get(request_id)
+        if asked is None or asked.pages.get(request_id) is not page or asked.answer.done():
+            return
+        if "error" in envelope:  # this page cannot answer: the others still may
+            self._give_up(asked, request_id, envelope)
+            return
+        asked.answered_by = request_id
+        asked.answer.set_result(envelope)
+
+    def _give_up(self, asked: _Asked, request_id: str, envelope: dict[str, Any]) -> None:
+        del asked.pages[request_id]
+        self._asked.pop(request_id, None)
+        if not asked.pages and not asked.answer.done():
+            asked.answer.set_result(envelope)
+
     def _server_exited(self, reason: str) -> None:
         log.error("%s", reason)
-        for _, future in self._page_answers.values():
-            if not future.done():
-                future.set_exception(ServerExitedError(reason))
+        for asked in self._asked.values():
+            if not asked.answer.done():
+                asked.answer.set_exception(ServerExitedError(reason))
         # The pages stay: they say so and offer Restart (a failed restart reports itself).
         if not self._restarting.locked():
             self._spawn(self._tell_pages(running=False, reason=reason))
@@ -253,19 +304,17 @@ class BrowserShell:
         finally:
             self.pages.remove(page)
             # A question only this page could answer gets an answer now, not never.
-            for asked, future in self._page_answers.values():
-                if asked is page and not future.done():
-                    error = {"code": INTERNAL_ERROR, "message": "the page was closed"}
-                    future.set_result({"error": error})
+            error = {"error": {"code": INTERNAL_ERROR, "message": "the page was closed"}}
+            for request_id, asked in list(self._asked.items()):
+                if asked.pages.get(request_id) is page:
+                    self._give_up(asked, request_id, error)
 
     async def _from_page(self, page: Page, envelope: dict[str, Any]) -> None:
         kind = envelope.get("kind")
         if kind == "request":
             await self._relay(page, envelope)
         elif kind == "response":
-            pending = self._page_answers.get(str(envelope.get("id")))
-            if pending is not None and pending[0] is page and not pending[1].done():
-                pending[1].set_result(envelope)
+            self._page_answered(page, envelope)
         elif kind == "shell":
             args = envelope.get("args") if isinstance(envelope.get("args"), dict) else {}
             await self._shell_command(page, str(envelope.get("command")), args or {})
@@ -276,8 +325,16 @@ class BrowserShell:
             error = {"code": METHOD_NOT_FOUND, "message": f"{method} is not a wavehost method"}
             await page.send({"kind": "response", "id": request_id, "error": error})
             return
+        row = table.BY_NAME[method]
+        params = envelope.get("params") or {}
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        if row.session == "opens" and isinstance(session_id, str):
+            page.sessions.add(session_id)  # its updates from now on: the snapshot replaces them
+        opening = params.get("path") if row is table.OPEN_CONFIG_FILE else None
+        if isinstance(opening, str):
+            page.opening.append(opening)
         try:
-            answer = await self.lsp.send_request(method, envelope.get("params") or {})
+            answer = await self.lsp.send_request(method, params)
         except ServerExitedError as err:
             error = {"code": INTERNAL_ERROR, "message": str(err)}
             await page.send({"kind": "response", "id": request_id, "error": error})
@@ -288,14 +345,28 @@ class BrowserShell:
                 message = await answer
             except ServerExitedError as err:
                 message = {"error": {"code": INTERNAL_ERROR, "message": str(err)}}
+            finally:
+                if isinstance(opening, str):
+                    page.opening.remove(opening)
             response: dict[str, Any] = {"kind": "response", "id": request_id}
             if "error" in message:
                 response["error"] = message["error"]
             else:
                 response["result"] = message.get("result")
+                self._attachments(page, row, params, response["result"])
             await page.send(response)
 
         self._spawn(respond())
+
+    def _attachments(self, page: Page, row: table.Method, params: Any, result: Any) -> None:
+        """Which pages a session's messages go to, as the table's session roles say."""
+        if row.session == "opens" and isinstance(result, dict):
+            opened = result.get("sessionId")
+            if isinstance(opened, str):
+                page.sessions.add(opened)
+        elif row.session == "closes" and isinstance(params, dict):
+            for other in self.pages:
+                other.sessions.discard(params.get("sessionId"))
 
     async def _shell_command(self, page: Page, command: str, args: dict[str, Any]) -> None:
         if command == table.CLOSE_SETTINGS.name:
@@ -311,3 +382,8 @@ class BrowserShell:
             self._spawn(self.restart())  # the page's other messages go on meanwhile
         elif command != table.READY.name:
             log.warning("unknown shell command from the page: %s", command)
+
+
+def _withdrawn(request_id: str) -> dict[str, Any]:
+    params = {"id": request_id}
+    return {"kind": "notification", "method": table.CANCEL_REQUEST.name, "params": params}

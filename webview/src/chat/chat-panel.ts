@@ -20,21 +20,45 @@ import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { recall, remember } from "../storage";
 import { renderMarkdown } from "./markdown";
-import { startsTurn, toolTitle, withPrefill } from "./view";
-import { type ChatState, EMPTY, apply, opened, queued, visibleMessages } from "./state";
-
-interface PendingPermission {
-  params: ChatRequestPermissionParams;
-  answer(result: ChatRequestPermissionResult): void;
-}
+import { type HookLine, collapseNotices, hookLine, hookOrigin, permissionPreview, shortCommand, startsTurn, toolTitle, withPrefill } from "./view";
+import { type ChatState, EMPTY, answered, apply, asked, attaching, opened, visibleMessages } from "./state";
 
 /** Where the unsent draft is kept (one chat panel per page). */
 const DRAFT_KEY = "chat-draft";
 
 /** Compaction calls the model: it may take far longer than an ordinary request. */
 const COMPACT_TIMEOUT_MS = 10 * 60_000;
+/** Opening runs SessionStart hooks; asking again after a timeout attaches to the same session. */
+export const OPEN_TIMEOUT_MS = 60_000;
 
-/** The chat panel: the conversation, the input (prefillable), send / stop, permission prompts. */
+/** A new session id, chosen by the page before it asks (so that asking again finds it). */
+function newSessionId(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** A session to attach to that the address names (browser mode: `?session=<id>`). */
+function sessionFromAddress(): string | null {
+  const id = new URLSearchParams(location.search).get("session");
+  return id && SESSION_ID.test(id) ? id : null;
+}
+
+/** A session the shell names for a page it re-created (`<body data-session-id>`). */
+function sessionFromShell(): string | null {
+  const id = typeof document !== "undefined" ? document.body?.dataset.sessionId : undefined;
+  return id && SESSION_ID.test(id) ? id : null;
+}
+
+/**
+ * The chat panel: the conversation, the input (prefillable), send / stop, permission questions.
+ *
+ * The page is disposable: the session id is kept where the shell keeps page state (VS Code's
+ * setState, else the tab's sessionStorage), and a re-created panel re-attaches to its session,
+ * getting the whole session back (pending permission questions included). A question is answered
+ * through the request that asked it when this page holds it, else with wave/chat/answerPermission.
+ */
 @customElement("wave-chat-panel")
 export class WaveChatPanel extends LitElement {
   static override styles = [
@@ -91,6 +115,51 @@ export class WaveChatPanel extends LitElement {
       }
       .tool[data-status="error"] {
         border-left-color: var(--vscode-testing-iconFailed, #f14c4c);
+      }
+      .tool[data-status="blocked"] {
+        border-left-color: var(--vscode-inputValidation-warningBorder, #b89500);
+        border-left-style: double;
+        border-left-width: 4px;
+      }
+      .hook-line {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0 6px;
+        align-items: baseline;
+        font-size: 0.92em;
+      }
+      .hook-line code {
+        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
+        overflow-wrap: anywhere;
+      }
+      .link {
+        background: none;
+        border: none;
+        padding: 0;
+        font: inherit;
+        color: var(--vscode-textLink-foreground, #3794ff);
+        text-decoration: underline;
+        cursor: pointer;
+      }
+      .notice .link {
+        color: inherit;
+      }
+      .diff {
+        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        max-height: 240px;
+        overflow: auto;
+        margin: 4px 0;
+      }
+      .diff .add::before {
+        content: "+ ";
+      }
+      .diff .del::before {
+        content: "- ";
+      }
+      .diff .del {
+        text-decoration: line-through;
       }
       .tool[data-status="running"],
       .tool[data-status="pending"] {
@@ -212,7 +281,6 @@ export class WaveChatPanel extends LitElement {
   @state() private chat: ChatState = EMPTY;
   @state() private unavailable: string | null = null;
   @state() private error: string | null = null;
-  @state() private permissions: PendingPermission[] = [];
   @state() private compacting = false;
   @query("textarea") private input!: HTMLTextAreaElement;
   @query(".log") private log!: HTMLElement;
@@ -220,7 +288,10 @@ export class WaveChatPanel extends LitElement {
   /** What the user has typed and not sent: kept across view switches and reloads. */
   private draft = recall(DRAFT_KEY) ?? "";
   @state() private draftKept = false;
+  private focusedQuestion: string | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** Questions the shell asked this page directly, by toolUseId: answered by responding. */
+  private readonly held = new Map<string, (result: ChatRequestPermissionResult) => void>();
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -228,7 +299,7 @@ export class WaveChatPanel extends LitElement {
     this.unsubscribe = this.rpc.onNotification(METHODS.CHAT_UPDATED, (params) => {
       this.chat = apply(this.chat, params);
     });
-    this.rpc.onRequest(METHODS.CHAT_REQUEST_PERMISSION, (params) => this.askPermission(params));
+    this.rpc.onRequest(METHODS.CHAT_REQUEST_PERMISSION, (params, signal) => this.askedDirectly(params, signal));
     void this.open();
   }
 
@@ -251,23 +322,39 @@ export class WaveChatPanel extends LitElement {
   }
 
   /**
-   * The session this page had open: a panel shown again continues it instead of a new one. A
-   * shell that re-creates the page (the VS Code extension after a server restart) passes it as
-   * `<body data-session-id>`.
+   * Attach to this page's session, else to a new one under an id chosen now; the id is kept so
+   * that a re-created page comes back to it. Which session: the one the address names (browser
+   * mode, `?session=`), else the one the shell names (`<body data-session-id>`: the VS Code
+   * extension after a server restart), else the one the page kept, else a new one.
    */
-  private static sessionId: string | null =
-    (typeof document !== "undefined" && document.body?.dataset.sessionId) || null;
-
   async open(): Promise<void> {
+    const sessionId =
+      sessionFromAddress() ?? sessionFromShell() ?? this.rpc.store.load().sessionId ?? newSessionId();
+    this.rpc.store.save({ sessionId });
+    this.chat = attaching(sessionId);
+    this.unavailable = null;
     try {
-      const params = WaveChatPanel.sessionId ? { sessionId: WaveChatPanel.sessionId } : {};
-      const result = await this.rpc.request(METHODS.CHAT_OPEN, params);
-      WaveChatPanel.sessionId = result.sessionId;
-      this.chat = opened(result);
-      this.unavailable = null;
+      const result = await this.rpc.request(METHODS.CHAT_OPEN, { sessionId, create: true }, OPEN_TIMEOUT_MS);
+      if (this.chat.sessionId === sessionId) this.chat = opened(result);
     } catch (err) {
       this.unavailable = plainReason(err);
     }
+  }
+
+  /** End this session (its background work stops, SessionEnd runs) and start a new one. */
+  private async newChat(): Promise<void> {
+    const sessionId = this.chat.sessionId;
+    this.error = null;
+    if (sessionId) {
+      try {
+        await this.rpc.request(METHODS.CHAT_CLOSE, { sessionId });
+      } catch (err) {
+        this.error = plainReason(err);
+        return;
+      }
+    }
+    this.rpc.store.save({});
+    await this.open();
   }
 
   /** Puts text in the input (editable; sent as a normal user message) and focuses it; a draft
@@ -283,30 +370,47 @@ export class WaveChatPanel extends LitElement {
     });
   }
 
-  private askPermission(params: ChatRequestPermissionParams): Promise<ChatRequestPermissionResult> {
-    return new Promise((resolve) => {
-      const entry: PendingPermission = {
-        params,
-        answer: (result) => {
-          this.permissions = this.permissions.filter((p) => p !== entry);
-          resolve(result);
-        },
-      };
-      this.permissions = [...this.permissions, entry];
+  private askedDirectly(params: ChatRequestPermissionParams, signal: AbortSignal): Promise<ChatRequestPermissionResult> {
+    this.chat = asked(this.chat, params);
+    return new Promise((resolve, reject) => {
+      this.held.set(params.toolUseId, resolve);
+      signal.addEventListener("abort", () => {
+        // Withdrawn (answered elsewhere, or its turn ended): the update removes it from view.
+        this.held.delete(params.toolUseId);
+        reject(new Error("withdrawn"));
+      });
     });
+  }
+
+  private async answer(question: ChatRequestPermissionParams, result: ChatRequestPermissionResult): Promise<void> {
+    this.chat = answered(this.chat, question.toolUseId);
+    const respond = this.held.get(question.toolUseId);
+    if (respond) {
+      this.held.delete(question.toolUseId);
+      respond(result);
+      return;
+    }
+    try {
+      await this.rpc.request(METHODS.CHAT_ANSWER_PERMISSION, {
+        sessionId: question.sessionId,
+        toolUseId: question.toolUseId,
+        ...result,
+      });
+    } catch (err) {
+      this.error = plainReason(err);
+    }
   }
 
   private async send(): Promise<void> {
     const text = this.input.value.trim();
-    if (!text || !this.chat.sessionId) return;
+    if (!text || !this.chat.open || !this.chat.sessionId) return;
     this.error = null;
     const sessionId = this.chat.sessionId;
     this.input.value = "";
     this.setDraft("");
     this.draftKept = false;
     try {
-      const result = await this.rpc.request(METHODS.CHAT_SEND, { sessionId, text });
-      if (result.queued) this.chat = queued(this.chat, text);
+      await this.rpc.request(METHODS.CHAT_SEND, { sessionId, text }); // the queue comes in updates
     } catch (err) {
       this.error = t("chat.sendFailed", { reason: plainReason(err) });
       this.input.value = text; // nothing is lost
@@ -315,9 +419,10 @@ export class WaveChatPanel extends LitElement {
   }
 
   private async cancel(): Promise<void> {
-    if (!this.chat.sessionId) return;
+    const sessionId = this.chat.sessionId;
+    if (!this.chat.open || !sessionId) return;
     try {
-      await this.rpc.request(METHODS.CHAT_CANCEL, { sessionId: this.chat.sessionId });
+      await this.rpc.request(METHODS.CHAT_CANCEL, { sessionId });
     } catch (err) {
       this.error = plainReason(err);
     }
@@ -325,15 +430,12 @@ export class WaveChatPanel extends LitElement {
 
   /** Compaction answers once the running turn (if any) and the summary call are over. */
   private async compact(): Promise<void> {
-    if (!this.chat.sessionId || this.compacting) return;
+    const sessionId = this.chat.sessionId;
+    if (!this.chat.open || !sessionId || this.compacting) return;
     this.compacting = true;
     this.error = null;
     try {
-      const result = await this.rpc.request(
-        METHODS.CHAT_COMPACT,
-        { sessionId: this.chat.sessionId },
-        COMPACT_TIMEOUT_MS,
-      );
+      const result = await this.rpc.request(METHODS.CHAT_COMPACT, { sessionId }, COMPACT_TIMEOUT_MS);
       if (!result.compacted) this.error = t("chat.compactFailed");
     } catch (err) {
       this.error = plainReason(err);
@@ -351,14 +453,27 @@ export class WaveChatPanel extends LitElement {
 
   protected override updated(): void {
     if (this.log) this.log.scrollTop = this.log.scrollHeight;
+    // A new question takes focus (once): the user sees and answers it without hunting for it.
+    const first = this.chat.questions[0]?.toolUseId ?? null;
+    if (first !== null && first !== this.focusedQuestion) {
+      this.renderRoot.querySelector<HTMLElement>(`.permission[data-tool-use-id="${CSS.escape(first)}"]`)?.focus();
+    }
+    this.focusedQuestion = first;
+    if (this.chat.sessionId) this.dataset.sessionId = this.chat.sessionId;
   }
 
   override render() {
     const messages = visibleMessages(this.chat);
     const running = this.chat.status === "running";
     return html`
+      <h1 class="visually-hidden">${t("chat.title")}</h1>
       <div class="log" role="log" aria-live="polite" aria-label=${t("chat.title")}>
-        ${this.unavailable ? html`<p class="alert" data-testid="chat-unavailable">${t("chat.unavailable", { reason: this.unavailable })}</p>` : nothing}
+        ${this.unavailable
+          ? html`<div class="alert" data-testid="chat-unavailable">
+              <p>${t("chat.unavailable", { reason: this.unavailable })}</p>
+              <vscode-button secondary data-action="retry" @click=${() => void this.open()}>${t("settings.retry")}</vscode-button>
+            </div>`
+          : nothing}
         ${messages.length === 0 && !this.unavailable ? html`<p class="muted">${t("chat.empty")}</p>` : nothing}
         ${messages.map((m, i) =>
           m.role === "user" && m.isCompactSummary
@@ -375,13 +490,13 @@ export class WaveChatPanel extends LitElement {
         )}
       </div>
       ${running ? this.renderRunning() : nothing}
-      ${this.chat.queuedTexts.length || this.chat.queuedCount
+      ${this.chat.queuedTexts.length
         ? html`<div class="queued muted" data-testid="queued">
-            ${t("chat.queued")} (${this.chat.queuedCount})
+            ${t("chat.queued")} (${this.chat.queuedTexts.length})
             <ul>${this.chat.queuedTexts.map((q) => html`<li>${q}</li>`)}</ul>
           </div>`
         : nothing}
-      ${this.permissions.map((p) => this.renderPermission(p))}
+      ${this.chat.questions.map((q) => this.renderPermission(q))}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       ${this.draftKept ? html`<p class="muted draft-note" role="status" data-testid="draft-kept">${t("chat.draftKept")}</p>` : nothing}
       <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
@@ -393,7 +508,7 @@ export class WaveChatPanel extends LitElement {
           @keydown=${this.onKeyDown}
         ></textarea>
         <div class="buttons-col">
-          <vscode-button data-action="send" ?disabled=${!this.chat.sessionId} @click=${() => void this.send()}
+          <vscode-button data-action="send" ?disabled=${!this.chat.open} @click=${() => void this.send()}
             >${t("chat.send")}</vscode-button
           >
           ${running
@@ -405,9 +520,17 @@ export class WaveChatPanel extends LitElement {
             secondary
             data-action="compact"
             title=${this.compacting ? t("chat.compacting") : t("chat.compact")}
-            ?disabled=${!this.chat.sessionId || this.compacting || messages.length === 0}
+            ?disabled=${!this.chat.open || this.compacting || messages.length === 0}
             @click=${() => void this.compact()}
             >${this.compacting ? t("chat.compacting") : t("chat.compact")}</vscode-button
+          >
+          <vscode-button
+            secondary
+            data-action="new-chat"
+            title=${t("chat.newTitle")}
+            ?disabled=${!this.chat.open}
+            @click=${() => void this.newChat()}
+            >${t("chat.new")}</vscode-button
           >
         </div>
       </form>
@@ -418,25 +541,25 @@ export class WaveChatPanel extends LitElement {
     const messages = this.chat.runningHooks;
     return html`<div class="running" role="status" data-testid="running">
       <vscode-progress-ring></vscode-progress-ring>
-      <span>${messages.length ? messages.join(" · ") : t("chat.running")}</span>
+      <span>${this.chat.questions.length ? t("chat.waitingApproval") : messages.length ? messages.join(" · ") : t("chat.running")}</span>
     </div>`;
   }
 
   private renderAssistant(message: AssistantMessage, heading: boolean) {
     return html`<div class="msg assistant" data-role="assistant">
       ${heading ? html`<div class="who">${t("chat.assistant")}</div>` : nothing}
-      ${message.blocks.map((b) => this.renderBlock(b))}
+      ${collapseNotices(message.blocks).map(({ block, times }) => this.renderBlock(block, times))}
     </div>`;
   }
 
-  private renderBlock(block: Block) {
+  private renderBlock(block: Block, times = 1) {
     switch (block.type) {
       case "text":
         return html`<div class="markdown">${unsafeHTML(renderMarkdown(block.text))}</div>`;
       case "tool":
         return this.renderTool(block);
       case "notice":
-        return this.renderNotice(block);
+        return this.renderNotice(block, times);
     }
   }
 
@@ -445,8 +568,13 @@ export class WaveChatPanel extends LitElement {
     return html`<div class="tool" data-status=${block.status} data-tool=${block.name}>
       <div class="tool-head">
         <span class="tool-name" data-testid="tool-title">${toolTitle(block)}</span>
-        <span class="muted">${t(`tool.${block.status}`)}</span>
+        <span class="muted" data-testid="tool-status">${t(`tool.${block.status}`)}</span>
       </div>
+      ${block.status === "blocked" && block.blockedBy
+        ? html`<div class="hook-line muted" data-testid="blocked-by">
+            <span>${t("tool.blockedBy")}</span>${this.renderHookRef({ label: block.blockedBy.event, failed: false, exitCode: null, origin: hookOrigin(block.blockedBy), command: shortCommand(block.blockedBy.command), hookId: block.blockedBy.id }, block.blockedBy.matcher)}
+          </div>`
+        : nothing}
       <details>
         <summary>${t("tool.input")}</summary>
         <pre>${input}</pre>
@@ -459,24 +587,76 @@ export class WaveChatPanel extends LitElement {
     </div>`;
   }
 
-  private renderNotice(block: NoticeBlock) {
-    return html`<div class="notice" data-level=${block.level} role=${block.level === "error" ? "alert" : "note"}>
-      <span class="notice-level">${t(`notice.${block.level}`)}</span>${block.text}
+  private renderNotice(block: NoticeBlock, times: number) {
+    const hook = hookLine(block);
+    return html`<div class="notice" data-level=${block.level} role=${block.level === "error" ? "alert" : "note"} data-hook-id=${hook?.hookId ?? nothing}>
+      ${hook
+        ? html`<div class="hook-line" data-testid="notice-hook">${this.renderHookRef(hook, null)}</div>`
+        : html`<span class="notice-level">${t(`notice.${block.level}`)}</span>`}${block.text}${times > 1
+        ? html` <span class="muted" data-testid="notice-times">${t("hook.times", { n: times })}</span>`
+        : nothing}
     </div>`;
   }
 
-  private renderPermission(p: PendingPermission) {
-    const { toolName, toolInput, reason } = p.params;
-    return html`<div class="permission" role="alertdialog" aria-label=${t("permission.title", { tool: toolName })} data-testid="permission">
+  /** "PostToolUse:Write hook failed (exit 1) · project · `prettier …`" and a link to its row. */
+  private renderHookRef(hook: HookLine, matcher: string | null) {
+    const title = hook.failed
+      ? hook.exitCode !== null
+        ? t("hook.failedExit", { label: hook.label, code: hook.exitCode })
+        : t("hook.failed", { label: hook.label })
+      : t("hook.said", { label: matcher ? `${hook.label}:${matcher}` : hook.label });
+    const origin = hook.origin === "user" || hook.origin === "project" ? t(`origin.${hook.origin}`) : hook.origin;
+    return html`<strong>${title}</strong><span>· ${origin} ·</span><code>${hook.command}</code>
+      <button
+        type="button"
+        class="link"
+        data-action="show-hook"
+        aria-label=${t("hook.showLabel", { event: hook.label, command: hook.command })}
+        @click=${() => this.showHook(hook.hookId)}
+      >
+        ${t("hook.show")}
+      </button>`;
+  }
+
+  /** Ask the page to show this hook's row on the settings page. */
+  private showHook(hookId: string): void {
+    this.dispatchEvent(new CustomEvent("show-hook", { detail: { hookId }, bubbles: true, composed: true }));
+  }
+
+  private renderPermission(q: ChatRequestPermissionParams) {
+    const { toolName, toolInput, reason } = q;
+    const preview = permissionPreview(toolName, toolInput);
+    const asker = q.askedBy;
+    return html`<div class="permission" tabindex="-1" role="alertdialog" aria-label=${t("permission.title", { tool: toolName })} data-testid="permission" data-tool-use-id=${q.toolUseId}>
       <strong>${t("permission.title", { tool: toolName })}</strong>
-      <pre>${JSON.stringify(toolInput, null, 2)}</pre>
+      ${preview?.kind === "command"
+        ? html`<div class="muted">${t("permission.command")}${preview.description ? ` — ${preview.description}` : ""}</div>
+            <pre data-testid="permission-preview">${preview.command}</pre>`
+        : preview?.kind === "diff"
+          ? html`<div class="muted" title=${preview.path}>${t("permission.changes", { path: preview.path })}</div>
+              <div class="diff" data-testid="permission-preview">${preview.lines.map(
+                (l) => html`<div class=${l.sign === "+" ? "add" : l.sign === "-" ? "del" : ""}>${l.text}</div>`,
+              )}</div>`
+          : html`<pre data-testid="permission-preview">${JSON.stringify(toolInput, null, 2)}</pre>`}
       ${reason ? html`<p class="muted">${t("permission.reason", { reason })}</p>` : nothing}
+      ${asker
+        ? html`<div class="hook-line muted" data-testid="asked-by">
+            <span>${t("permission.askedBy")}</span>${this.renderHookRef(
+              { label: asker.event, failed: false, exitCode: null, origin: hookOrigin(asker), command: shortCommand(asker.command), hookId: asker.id },
+              asker.matcher,
+            )}
+          </div>`
+        : nothing}
       <div class="buttons">
-        <vscode-button data-action="allow" @click=${() => p.answer({ allow: true })}>${t("permission.allow")}</vscode-button>
-        <vscode-button secondary data-action="always" @click=${() => p.answer({ allow: true, always: true })}
-          >${t("permission.always")}</vscode-button
+        <vscode-button data-action="allow" @click=${() => void this.answer(q, { allow: true, always: false, message: null })}
+          >${t("permission.allow")}</vscode-button
         >
-        <vscode-button secondary data-action="deny" @click=${() => p.answer({ allow: false })}>${t("permission.deny")}</vscode-button>
+        <vscode-button secondary data-action="always" @click=${() => void this.answer(q, { allow: true, always: true, message: null })}
+          >${t("permission.alwaysScope", { tool: toolName })}</vscode-button
+        >
+        <vscode-button secondary data-action="deny" @click=${() => void this.answer(q, { allow: false, always: false, message: null })}
+          >${t("permission.deny")}</vscode-button
+        >
       </div>
     </div>`;
   }

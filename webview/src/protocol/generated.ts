@@ -32,9 +32,25 @@ export interface ToolBlock {
   input: {
     [k: string]: unknown | undefined;
   };
-  status: "pending" | "running" | "success" | "error" | "cancelled";
+  status: "pending" | "running" | "success" | "error" | "cancelled" | "blocked";
   result: string | null;
   error: string | null;
+  blockedBy: HookRef | null;
+}
+/**
+ * Which configured hook a notice, a blocked tool or a question came from: what the user
+ * needs to find it (the settings page's row has the same `id`).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HookRef".
+ */
+export interface HookRef {
+  id: string;
+  event: string;
+  matcher: string | null;
+  source: string;
+  plugin: string | null;
+  command: string;
 }
 /**
  * A line shown to the user only (hook errors, systemMessage, provider failures).
@@ -49,6 +65,52 @@ export interface NoticeBlock {
   event: string | null;
   command: string | null;
   exitCode: number | null;
+  label: string | null;
+  hook: HookRef | null;
+}
+/**
+ * `$/cancelRequest` (standard LSP): the id of the request withdrawn.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "CancelParams".
+ */
+export interface CancelParams {
+  id: number | string;
+}
+/**
+ * The answer to a pending question (as wave/chat/requestPermission's result), and which.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatAnswerPermissionParams".
+ */
+export interface ChatAnswerPermissionParams {
+  allow: boolean;
+  /**
+   * With allow: do not ask again about this tool in this session
+   */
+  always?: boolean;
+  /**
+   * With a refusal: the user's words, passed on to the model
+   */
+  message?: string | null;
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+  /**
+   * The question's toolUseId
+   */
+  toolUseId: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatAnswerPermissionResult".
+ */
+export interface ChatAnswerPermissionResult {
+  /**
+   * False: no such question is pending (already answered, or withdrawn)
+   */
+  answered: boolean;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -131,9 +193,13 @@ export interface ChatErrorData {
  */
 export interface ChatOpenParams {
   /**
-   * Resume this session: the open one with this id, else its saved transcript (SessionStart source `resume`). Absent: a new session
+   * Attach to this session: the open one with this id, else its saved transcript is resumed (SessionStart source `resume`). Absent: a new session
    */
   sessionId?: string | null;
+  /**
+   * With sessionId: if no session has this id (open or saved), start a new one under it. A page that picks its id first and asks again after a timeout attaches to the session its first request opened: no orphan session
+   */
+  create?: boolean;
   /**
    * Default: `default` (an open session keeps its mode)
    */
@@ -159,6 +225,18 @@ export interface ChatOpenResult {
    * User messages waiting for the running turn to end
    */
   queued: number;
+  /**
+   * Their texts, oldest first
+   */
+  queuedTexts: string[];
+  /**
+   * The `statusMessage`s of the hooks running now (of every dispatch)
+   */
+  runningHooks: string[];
+  /**
+   * Permission questions waiting for an answer (wave/chat/answerPermission)
+   */
+  pendingPermissions: ChatRequestPermissionParams[];
   permissionMode: "default" | "acceptEdits" | "plan" | "auto" | "dontAsk" | "bypassPermissions";
   provider: string;
   model: string;
@@ -166,17 +244,6 @@ export interface ChatOpenResult {
    * The whole conversation now; `wave/chat/updated` deltas apply to it
    */
   messages: (UserMessage | AssistantMessage)[];
-}
-/**
- * This interface was referenced by `ProtocolModels`'s JSON-Schema
- * via the `definition` "UserMessage".
- */
-export interface UserMessage {
-  role: "user";
-  id: string;
-  content: string;
-  isMeta: boolean;
-  isCompactSummary: boolean;
 }
 /**
  * Server→client: may this tool call run? Sent after PreToolUse and PermissionRequest hooks
@@ -200,6 +267,21 @@ export interface ChatRequestPermissionParams {
    * Why it asks: a PreToolUse hook's permissionDecisionReason
    */
   reason: string | null;
+  /**
+   * The PreToolUse hook that asked (its settings row has its id)
+   */
+  askedBy: HookRef | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "UserMessage".
+ */
+export interface UserMessage {
+  role: "user";
+  id: string;
+  content: string;
+  isMeta: boolean;
+  isCompactSummary: boolean;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -256,9 +338,17 @@ export interface ChatUpdatedParams {
    */
   queued: number;
   /**
-   * The `statusMessage`s of the hooks running now (hooks without one are not listed)
+   * Their texts, oldest first
+   */
+  queuedTexts: string[];
+  /**
+   * The `statusMessage`s of the hooks running now (hooks without one are not listed), of every dispatch
    */
   runningHooks: string[];
+  /**
+   * Permission questions waiting for an answer: a question answered, withdrawn or whose turn ended is no longer listed
+   */
+  pendingPermissions: ChatRequestPermissionParams[];
 }
 /**
  * The message at `index` is this one now: a new message when `index` is the length of the
@@ -642,6 +732,7 @@ export interface Outcome {
   notices: Notice[];
   permissionDecision: ("allow" | "deny" | "ask") | null;
   permissionReason: string | null;
+  decidedBy: HookRef | null;
   compactInstructions: string | null;
   worktreePath: string | null;
   reason: string | null;
@@ -660,6 +751,8 @@ export interface Notice {
   event: string;
   command: string | null;
   exitCode: number | null;
+  label: string | null;
+  hook: HookRef | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -782,6 +875,7 @@ export interface Outcome1 {
   notices: Notice[];
   permissionDecision: ("allow" | "deny" | "ask") | null;
   permissionReason: string | null;
+  decidedBy: HookRef | null;
   compactInstructions: string | null;
   worktreePath: string | null;
   reason: string | null;
@@ -903,7 +997,7 @@ export interface WorkspaceSetTrustedResult {
   changed: boolean;
 }
 
-/** Every custom method's name, by its table constant: use these, never the string. */
+/** Every method's name (custom, and the standard ones shells relay), by its table constant. */
 export const METHODS = {
   /** Every file-based hook by source, the config files, and what is wrong in them. */
   HOOKS_LIST: "wave/hooks/list",
@@ -913,7 +1007,7 @@ export const METHODS = {
   HOOKS_PREFILL: "wave/hooks/prefill",
   /** Open a listed config file in the IDE: the server asks with window/showDocument and answers once the client did (or declined). */
   OPEN_CONFIG_FILE: "wave/openConfigFile",
-  /** The user changed workspace trust: the settings list and sessions opened from now on use it (no restart); wave/hooks/changed follows when it changed. */
+  /** The user changed workspace trust: the settings list and sessions opened from now on use it (no restart); wave/hooks/changed follows when it changed. Sent by the shell, never a page. */
   WORKSPACE_SET_TRUSTED: "wave/workspace/setTrusted",
   /** The recorded runs of one hook (newest first), or the last run of every hook. */
   HOOKS_HISTORY: "wave/hooks/history",
@@ -935,10 +1029,14 @@ export const METHODS = {
   CHAT_COMPACT: "wave/chat/compact",
   /** End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs. */
   CHAT_CLOSE: "wave/chat/close",
+  /** Answer a pending permission question of the session (from its snapshot or updates), from any page attached to it: the first answer wins, the question is withdrawn everywhere. */
+  CHAT_ANSWER_PERMISSION: "wave/chat/answerPermission",
   /** What changed in a session: message deltas, then the session's state after them. */
   CHAT_UPDATED: "wave/chat/updated",
   /** May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled. */
   CHAT_REQUEST_PERMISSION: "wave/chat/requestPermission",
+  /** Standard LSP: the server withdraws a request it sent (a permission question answered elsewhere, or whose turn ended). A shell passes it to each page it asked, under the id it gave that page. */
+  CANCEL_REQUEST: "$/cancelRequest",
 } as const;
 
 export type MethodName = (typeof METHODS)[keyof typeof METHODS];
@@ -959,6 +1057,7 @@ export interface ServerRequests {
   "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
   "wave/chat/compact": { params: ChatCompactParams; result: ChatCompactResult };
   "wave/chat/close": { params: ChatCloseParams; result: ChatCloseResult };
+  "wave/chat/answerPermission": { params: ChatAnswerPermissionParams; result: ChatAnswerPermissionResult };
 }
 
 /** Requests the server sends to the page (through the shell). */
@@ -982,119 +1081,144 @@ export const PROTOCOL_METHODS = {
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/hooks/delete": {
     "constant": "HOOKS_DELETE",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/hooks/prefill": {
     "constant": "HOOKS_PREFILL",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/openConfigFile": {
     "constant": "OPEN_CONFIG_FILE",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/workspace/setTrusted": {
     "constant": "WORKSPACE_SET_TRUSTED",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": true
   },
   "wave/hooks/history": {
     "constant": "HOOKS_HISTORY",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/hooks/sample": {
     "constant": "HOOKS_SAMPLE",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/hooks/test": {
     "constant": "HOOKS_TEST",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/hooks/explain": {
     "constant": "HOOKS_EXPLAIN",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/hooks/changed": {
     "constant": "HOOKS_CHANGED",
     "direction": "serverToClient",
     "kind": "notification",
     "feature": "settings",
-    "session": null
+    "session": null,
+    "shellOnly": false
   },
   "wave/chat/open": {
     "constant": "CHAT_OPEN",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "chat",
-    "session": "opens"
+    "session": "opens",
+    "shellOnly": false
   },
   "wave/chat/send": {
     "constant": "CHAT_SEND",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "chat",
-    "session": "scoped"
+    "session": "scoped",
+    "shellOnly": false
   },
   "wave/chat/cancel": {
     "constant": "CHAT_CANCEL",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "chat",
-    "session": "scoped"
+    "session": "scoped",
+    "shellOnly": false
   },
   "wave/chat/compact": {
     "constant": "CHAT_COMPACT",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "chat",
-    "session": "scoped"
+    "session": "scoped",
+    "shellOnly": false
   },
   "wave/chat/close": {
     "constant": "CHAT_CLOSE",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "chat",
-    "session": "closes"
+    "session": "closes",
+    "shellOnly": false
+  },
+  "wave/chat/answerPermission": {
+    "constant": "CHAT_ANSWER_PERMISSION",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped",
+    "shellOnly": false
   },
   "wave/chat/updated": {
     "constant": "CHAT_UPDATED",
     "direction": "serverToClient",
     "kind": "notification",
     "feature": "chat",
-    "session": "scoped"
+    "session": "scoped",
+    "shellOnly": false
   },
   "wave/chat/requestPermission": {
     "constant": "CHAT_REQUEST_PERMISSION",
     "direction": "serverToClient",
     "kind": "request",
     "feature": "chat",
-    "session": "scoped"
+    "session": "scoped",
+    "shellOnly": false
   }
 } as const;
 

@@ -166,6 +166,9 @@ export class WaveHooksPage extends LitElement {
       }
       /* Switched off: dimmed by a dashed, backgroundless frame and muted text (not opacity, which
          would take the text below readable contrast). */
+      li.hook[data-revealed] {
+        outline: 2px solid var(--vscode-focusBorder, #0078d4);
+      }
       li.hook.off {
         background: transparent;
         border-style: dashed;
@@ -311,6 +314,9 @@ export class WaveHooksPage extends LitElement {
   @property({ attribute: false }) language: Lang = lang();
   /** False once wavehost is gone: every action is disabled. */
   @property({ type: Boolean }) connected = true;
+  /** A hook to show (a chat notice's "Show in settings"): its tab, its row scrolled to and focused. */
+  @property({ attribute: false }) reveal: string | null = null;
+  private revealing: string | null = null;
   @state() private list: HooksListResult | null = null;
   @state() private loadError: string | null = null;
   @state() private loading = false;
@@ -352,9 +358,27 @@ export class WaveHooksPage extends LitElement {
     // A first list, another tab or filter starts again from its first screen of rows.
     const restart = ["filter", "selected"].some((k) => changed.has(k as keyof WaveHooksPage));
     if (restart || (changed.has("list" as keyof WaveHooksPage) && !changed.get("list" as keyof WaveHooksPage))) this.shownRows = FIRST_ROWS;
+    const hook = this.reveal && this.list ? this.list.hooks.find((h) => h.id === this.reveal) : undefined;
+    if (hook) {
+      this.selected = hook.source;
+      this.filter = { query: "", event: "" };
+      this.shownRows = Number.MAX_SAFE_INTEGER; // its row is in the DOM now, wherever it is
+      this.revealing = hook.id;
+      this.reveal = null;
+    }
   }
 
   protected override updated(): void {
+    if (this.revealing !== null) {
+      const id = this.revealing;
+      this.revealing = null;
+      const row = this.renderRoot.querySelector<HTMLElement>(`li.hook[data-hook-id="${CSS.escape(id)}"]`);
+      for (const other of this.renderRoot.querySelectorAll("li.hook[data-revealed]")) other.removeAttribute("data-revealed");
+      row?.setAttribute("data-revealed", "");
+      row?.scrollIntoView({ block: "center" });
+      row?.focus();
+      this.dispatchEvent(new CustomEvent("revealed"));
+    }
     if (this.moreFrame || !this.list) return;
     const total = this.groups(this.view.views[this.currentTab(this.view.views)]).reduce((n, g) => n + g.rows.length, 0);
     if (this.shownRows >= total) return;
@@ -784,7 +808,7 @@ export class WaveHooksPage extends LitElement {
     const off = Boolean(this.list?.hooksDisabledBy) || Boolean(hook.untrusted);
     const idle = !this.connected;
     return html`
-      <li class="hook ${off ? "off" : ""}" data-hook-id=${hook.id} data-event=${hook.event} aria-label=${name}>
+      <li class="hook ${off ? "off" : ""}" tabindex="-1" data-hook-id=${hook.id} data-event=${hook.event} aria-label=${name}>
         <div class="hook-head">
           <span class="chip" title=${t("row.matcher")}>${t("row.matcher")}: ${hook.matcher || t("row.matcherAll")}</span>
           ${hook.plugin ? html`<span class="chip">${t("row.plugin", { name: hook.plugin })}</span>` : nothing}

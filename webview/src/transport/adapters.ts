@@ -11,8 +11,21 @@
 
 import { type Envelope, parseEnvelope } from "./envelope";
 
+/** What a page keeps across being destroyed and re-created by its shell. */
+export interface PageState {
+  /** The chat session this page shows: a re-created page re-attaches to it. */
+  sessionId?: string;
+}
+
+/** Where the page keeps its state: VS Code's getState/setState, else the tab's sessionStorage. */
+export interface PageStore {
+  load(): PageState;
+  save(state: PageState): void;
+}
+
 export interface Transport {
   readonly name: "vscode" | "jetbrains" | "websocket";
+  readonly store: PageStore;
   send(message: Envelope): void;
   /** Registers the one receiver; messages that are not envelopes are ignored. */
   onMessage(receiver: (message: Envelope) => void): void;
@@ -22,6 +35,41 @@ export interface Transport {
 
 export interface JetBrainsBridge {
   postMessage(json: string): void;
+  /** Optional: the plugin keeps the page's state (JSON text) across re-created pages. */
+  getState?(): string | null;
+  setState?(json: string): void;
+}
+
+export interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState?(): unknown;
+  setState?(state: unknown): void;
+}
+
+function asState(value: unknown): PageState {
+  if (typeof value !== "object" || value === null) return {};
+  const id = (value as { sessionId?: unknown }).sessionId;
+  return typeof id === "string" ? { sessionId: id } : {};
+}
+
+/** The tab's sessionStorage (survives a reload, not a closed tab); nothing if there is none. */
+export function sessionStore(target: Window = window, key = "wavehost.page"): PageStore {
+  return {
+    load() {
+      try {
+        return asState(JSON.parse(target.sessionStorage.getItem(key) ?? "null"));
+      } catch {
+        return {};
+      }
+    },
+    save(state) {
+      try {
+        target.sessionStorage.setItem(key, JSON.stringify(state));
+      } catch {
+        /* storage refused (private mode, quota): the page just will not re-attach */
+      }
+    },
+  };
 }
 
 declare global {
@@ -39,10 +87,17 @@ function listenToWindow(target: Window, receiver: (message: Envelope) => void): 
 
 export class VsCodeTransport implements Transport {
   readonly name = "vscode";
+  readonly store: PageStore;
   constructor(
-    private readonly api: { postMessage(message: unknown): void },
+    private readonly api: VsCodeApi,
     private readonly target: Window = window,
-  ) {}
+  ) {
+    const { getState, setState } = api;
+    this.store =
+      getState && setState
+        ? { load: () => asState(getState.call(api)), save: (state) => setState.call(api, state) }
+        : sessionStore(target);
+  }
   send(message: Envelope): void {
     this.api.postMessage(message);
   }
@@ -56,10 +111,26 @@ export class VsCodeTransport implements Transport {
 
 export class JetBrainsTransport implements Transport {
   readonly name = "jetbrains";
+  readonly store: PageStore;
   constructor(
     private readonly bridge: JetBrainsBridge,
     private readonly target: Window = window,
-  ) {}
+  ) {
+    const { getState, setState } = bridge;
+    this.store =
+      getState && setState
+        ? {
+            load: () => {
+              try {
+                return asState(JSON.parse(getState.call(bridge) ?? "null"));
+              } catch {
+                return {};
+              }
+            },
+            save: (state) => setState.call(bridge, JSON.stringify(state)),
+          }
+        : sessionStore(target);
+  }
   send(message: Envelope): void {
     this.bridge.postMessage(JSON.stringify(message));
   }
@@ -74,6 +145,7 @@ export class JetBrainsTransport implements Transport {
 /** Browser mode. Messages sent before the socket opens are queued and sent in order. */
 export class WebSocketTransport implements Transport {
   readonly name = "websocket";
+  readonly store: PageStore = sessionStore();
   private readonly socket: WebSocket;
   private readonly pending: string[] = [];
   private receiver: ((message: Envelope) => void) | null = null;
@@ -109,8 +181,7 @@ export class WebSocketTransport implements Transport {
 
 /** The shell this page runs in: VS Code, then JetBrains, else browser mode. */
 export function detectTransport(target: Window = window): Transport {
-  const acquire = (target as unknown as { acquireVsCodeApi?: () => { postMessage(m: unknown): void } })
-    .acquireVsCodeApi;
+  const acquire = (target as unknown as { acquireVsCodeApi?: () => VsCodeApi }).acquireVsCodeApi;
   if (typeof acquire === "function") return new VsCodeTransport(acquire(), target);
   if (target.__waveJetBrainsBridge) return new JetBrainsTransport(target.__waveJetBrainsBridge, target);
   const scheme = target.location.protocol === "https:" ? "wss:" : "ws:";

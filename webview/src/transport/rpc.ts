@@ -6,17 +6,19 @@
  * that says which request and how long it waited, instead of leaving the UI hanging.
  */
 
-import type {
-  PageRequests,
-  PageShellCommands,
-  ServerNotifications,
-  ServerRequests,
-  ShellPageCommands,
+import {
+  METHODS,
+  type PageRequests,
+  type PageShellCommands,
+  type ServerNotifications,
+  type ServerRequests,
+  type ShellPageCommands,
 } from "../protocol/generated";
 import type { Transport } from "./adapters";
 import type { Envelope, ErrorObject, RequestId } from "./envelope";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+const REQUEST_CANCELLED = -32800; // LSP ErrorCodes.RequestCancelled
 
 export class RequestTimeoutError extends Error {
   constructor(
@@ -60,7 +62,7 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
-type RequestHandler = (params: never) => Promise<unknown> | unknown;
+type RequestHandler = (params: never, signal: AbortSignal) => Promise<unknown> | unknown;
 type Handler = (value: never) => void;
 
 export class RpcClient {
@@ -70,6 +72,8 @@ export class RpcClient {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly shellHandlers = new Map<string, Set<Handler>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
+  /** The server's requests this page is answering now, by id (so that they can be withdrawn). */
+  private readonly answering = new Map<RequestId, AbortController>();
   private closedReason: string | null = null;
 
   constructor(
@@ -90,6 +94,11 @@ export class RpcClient {
 
   get transportName(): Transport["name"] {
     return this.transport.name;
+  }
+
+  /** Where the page keeps what must outlive it (its chat session), as its shell allows. */
+  get store(): Transport["store"] {
+    return this.transport.store;
   }
 
   request<M extends keyof ServerRequests>(
@@ -124,10 +133,17 @@ export class RpcClient {
     return subscribe(this.notificationHandlers, method, handler);
   }
 
-  /** Answers server→client requests (e.g. a permission prompt); one handler per method. */
+  /**
+   * Answers server→client requests (e.g. a permission prompt); one handler per method. When the
+   * server withdraws the request (`$/cancelRequest`), `signal` aborts: the handler should then
+   * reject, and the answer sent is a RequestCancelled error.
+   */
   onRequest<M extends keyof PageRequests>(
     method: M,
-    handler: (params: PageRequests[M]["params"]) => Promise<PageRequests[M]["result"]> | PageRequests[M]["result"],
+    handler: (
+      params: PageRequests[M]["params"],
+      signal: AbortSignal,
+    ) => Promise<PageRequests[M]["result"]> | PageRequests[M]["result"],
   ): void {
     this.requestHandlers.set(method, handler);
   }
@@ -154,6 +170,12 @@ export class RpcClient {
         return;
       }
       case "notification":
+        if (message.method === METHODS.CANCEL_REQUEST) {
+          // The server withdrew a request it asked this page: its handler learns by its signal.
+          const id = (message.params as { id?: RequestId } | null)?.id;
+          if (id !== undefined) this.answering.get(id)?.abort();
+          return;
+        }
         for (const handler of this.notificationHandlers.get(message.method) ?? []) {
           (handler as (params: unknown) => void)(message.params);
         }
@@ -176,12 +198,18 @@ export class RpcClient {
       this.transport.send({ kind: "response", id, error });
       return;
     }
+    const abort = new AbortController();
+    this.answering.set(id, abort);
     try {
-      const result = await (handler as (params: unknown) => unknown)(params);
+      const result = await (handler as (params: unknown, signal: AbortSignal) => unknown)(params, abort.signal);
       this.transport.send({ kind: "response", id, result: result ?? null });
     } catch (err) {
-      const error = { code: -32603, message: err instanceof Error ? err.message : String(err) };
+      const error = abort.signal.aborted
+        ? { code: REQUEST_CANCELLED, message: "the request was withdrawn" }
+        : { code: -32603, message: err instanceof Error ? err.message : String(err) };
       this.transport.send({ kind: "response", id, error });
+    } finally {
+      this.answering.delete(id);
     }
   }
 }

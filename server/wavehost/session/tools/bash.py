@@ -13,7 +13,7 @@ import anyio
 from pydantic import Field
 
 from wavehost.session.background import BackgroundTasks
-from wavehost.session.process import run_shell
+from wavehost.session.shells import run_shell
 from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
 
 DEFAULT_TIMEOUT_MS = 120_000

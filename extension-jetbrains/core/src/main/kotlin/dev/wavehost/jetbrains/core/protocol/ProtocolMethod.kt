@@ -11,6 +11,8 @@ data class ProtocolMethod(
     val kind: Kind,
     /** Its params carry a `sessionId`: the relay routes it to (or binds it from) that session's page. */
     val sessionScoped: Boolean,
+    /** Only the shell sends it (workspace trust), never a page: the relay refuses it from pages. */
+    val shellOnly: Boolean = false,
 )
 
 /** The allow-lists a shell derives from the table. */
@@ -19,12 +21,9 @@ object Protocol {
 
     fun method(name: String): ProtocolMethod? = byName[name]
 
-    /**
-     * Requests a page may send (relayed to the server); anything else is refused. Workspace trust
-     * is the IDE's to say, never the page's: the shell sends it itself.
-     */
-    fun isPageRequest(name: String): Boolean = name != ProtocolTable.WORKSPACE_SET_TRUSTED &&
-        byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.REQUEST } == true
+    /** Requests a page may send (relayed to the server); anything else, shell-only ones included, is refused. */
+    fun isPageRequest(name: String): Boolean =
+        byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.REQUEST && !it.shellOnly } == true
 
     fun isPageNotification(name: String): Boolean =
         byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.NOTIFICATION } == true

@@ -19,27 +19,29 @@ object ProtocolTable {
     const val CHAT_CANCEL = "wave/chat/cancel"
     const val CHAT_COMPACT = "wave/chat/compact"
     const val CHAT_CLOSE = "wave/chat/close"
+    const val CHAT_ANSWER_PERMISSION = "wave/chat/answerPermission"
     const val CHAT_UPDATED = "wave/chat/updated"
     const val CHAT_REQUEST_PERMISSION = "wave/chat/requestPermission"
 
     val METHODS: List<ProtocolMethod> = listOf(
-        ProtocolMethod(HOOKS_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(HOOKS_DELETE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(HOOKS_PREFILL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(OPEN_CONFIG_FILE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(WORKSPACE_SET_TRUSTED, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(HOOKS_HISTORY, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(HOOKS_SAMPLE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(HOOKS_TEST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(HOOKS_EXPLAIN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false),
-        ProtocolMethod(HOOKS_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = false),
-        ProtocolMethod(CHAT_OPEN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
-        ProtocolMethod(CHAT_SEND, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
-        ProtocolMethod(CHAT_CANCEL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
-        ProtocolMethod(CHAT_COMPACT, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
-        ProtocolMethod(CHAT_CLOSE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true),
-        ProtocolMethod(CHAT_UPDATED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = true),
-        ProtocolMethod(CHAT_REQUEST_PERMISSION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true),
+        ProtocolMethod(HOOKS_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_DELETE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_PREFILL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(OPEN_CONFIG_FILE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(WORKSPACE_SET_TRUSTED, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = true),
+        ProtocolMethod(HOOKS_HISTORY, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_SAMPLE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_TEST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_EXPLAIN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(CHAT_OPEN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_SEND, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_CANCEL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_COMPACT, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_CLOSE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_ANSWER_PERMISSION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_UPDATED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_REQUEST_PERMISSION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true, shellOnly = false),
     )
 }
 

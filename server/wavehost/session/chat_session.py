@@ -1,43 +1,41 @@
 """The session: one conversation, its queue of prompts and wake-ups, and everything that lives as
 long as it does (background tasks, crons, worktrees, subagents).
 
-A `ChatSession` lives inside `open_session(...)` (SessionStart on entry, SessionEnd on exit) and
-runs one turn at a time on its own task: `send` queues a prompt and returns at once, `cancel`
-interrupts the running turn (killing its tools and hooks), listeners see every change. The turn
-itself — model, tools, Stop hooks — is `agent_loop.AgentLoop`, shared with subagents. Hook
-outcomes are applied here exactly as the engine decided them; nothing is reinterpreted.
+A `ChatSession` lives inside `open_session(...)`, which builds its collaborators and hands them to
+its constructor (SessionStart on entry, SessionEnd on exit). It runs one turn at a time on its own
+task: `send` queues a prompt and returns at once, `cancel` interrupts the running turn (killing
+its tools and hooks), listeners see every change. The turn itself — model, tools, Stop hooks — is
+`agent_loop.AgentLoop`, shared with subagents; hooks go through one facade (`hooks.SessionHooks`).
+Hook outcomes are applied exactly as the engine decided them; nothing is reinterpreted.
 
-Things that happen while the session runs reach the model as notifications (isMeta messages:
-asyncRewake hook output, finished background tasks): a new turn when the session is idle, or the
-next model call of the running turn. They never count as the user speaking, so they don't end a
-Stop-hook loop the way a queued user message does.
+Things that happen while the session runs reach the model as news (`inbox`): a new turn when the
+session is idle, or the next model call of the running turn. They never count as the user
+speaking, so they don't end a Stop-hook loop the way a queued user message does.
 """
 
 import logging
-import math
 import uuid
 from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import anyio
-from anyio.abc import TaskGroup
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
-from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import load_hook_config
-from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
-from wavehost.hooks.outcome import Outcome, subject_of
-from wavehost.hooks.runner import HookContext
+from wavehost.hooks.engine import BackgroundHooks, HookEngine
+from wavehost.plumbing.task_group import OwnedTaskGroup
 from wavehost.session import compaction, transcript
 from wavehost.session.actor import Actor
-from wavehost.session.agent_loop import AgentLoop
-from wavehost.session.background import BackgroundTask, BackgroundTasks
+from wavehost.session.agent_loop import AgentLoop, LoopContext
+from wavehost.session.background import BackgroundTasks
 from wavehost.session.conversation import AnyMessage, Conversation
 from wavehost.session.crons import Clock, CronJob, SessionCrons
+from wavehost.session.hooks import SessionHooks
+from wavehost.session.inbox import Inbox, Item
 from wavehost.session.messages import (
     INTERRUPTED,
     AssistantMessage,
@@ -46,7 +44,13 @@ from wavehost.session.messages import (
     UserMessage,
     to_model_messages,
 )
-from wavehost.session.permissions import PermissionAnswer, PermissionAsker, PermissionPrompt
+from wavehost.session.permissions import (
+    PermissionAnswer,
+    PermissionAsker,
+    PermissionPrompt,
+    Permissions,
+    Question,
+)
 from wavehost.session.providers.base import Provider, ProviderError
 from wavehost.session.subagents import Subagents
 from wavehost.session.tools import Toolbox, Workspace, default_tools, toolbox
@@ -54,7 +58,7 @@ from wavehost.session.tools.agent import Agent
 from wavehost.session.tools.cron import CronCreate, CronDelete, CronList
 from wavehost.session.tools.worktree import EnterWorktree, ExitWorktree
 from wavehost.session.updates import (
-    HooksRunning,
+    QuestionsChanged,
     SessionStatus,
     SessionUpdate,
     StatusChanged,
@@ -86,7 +90,9 @@ class SessionConfig:
     home: Path | None = None  # where ~/.wave is (tests point it elsewhere)
     hooks: Mapping[str, Any] | None = None  # programmatic hooks, Claude Code's format
     trusted: bool = True  # whether project hooks may run
-    ask_permission: PermissionAsker | None = None  # None: headless, the mode decides
+    # How a question reaches the client; None: headless, the mode decides. A client that fails
+    # to answer leaves the question open (any page attached may answer it: `answer_permission`).
+    ask_permission: PermissionAsker | None = None
     listeners: list[UpdateListener] = field(default_factory=list)
     system_prompt: str | None = None
     stop_block_cap: int = STOP_BLOCK_CAP  # 0: no cap
@@ -95,34 +101,34 @@ class SessionConfig:
     clock: Clock | None = None  # what session crons read the time from (None: the system's)
 
 
-@dataclass(slots=True)
-class _Item:
-    kind: Literal["prompt", "wake", "compact"]
-    text: str = ""
-    done: anyio.Event | None = None  # set when a `compact` item has run
-    ok: bool = False
-
-
 class ChatSession:
-    def __init__(self, config: SessionConfig, saved: transcript.Transcript | None = None) -> None:
+    def __init__(
+        self,
+        config: SessionConfig,
+        saved: transcript.Transcript | None,
+        *,
+        inbox: Inbox,
+        tasks: BackgroundTasks,
+        background_hooks: BackgroundHooks,
+        group: OwnedTaskGroup,
+    ) -> None:
         self.config = config
-        self.id = saved.session_id if saved else str(uuid.uuid4())
+        self.id = inbox.session_id
         self.root = config.root.resolve()
         self.provider = config.provider
         self.permission_mode = config.permission_mode
-        self.stop_block_cap = config.stop_block_cap
         self.resumed = saved is not None
         self.created_at = saved.created_at if saved else transcript.now()
         workdir = Path(saved.workdir) if saved else self.root
         self.workspace = Workspace(self.root, workdir if workdir.is_dir() else self.root)
         self.transcript_path = paths.transcript_path(self.id, config.home)
-        self.engine = HookEngine(
+        engine = HookEngine(
             load_hook_config(
                 self.root, home=config.home, programmatic=config.hooks, trusted=config.trusted
             ),
             RunLog(paths.run_log(self.root, config.home)),  # the settings page's run history
         )
-        for problem in self.engine.config.diagnostics:
+        for problem in engine.config.diagnostics:
             where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
             log.warning("hook configuration: %s: %s", where, problem.message)
         self.conversation = Conversation(
@@ -132,26 +138,55 @@ class ChatSession:
             self._describe,
             self._emit,
         )
+        self.hooks = SessionHooks(
+            session_id=self.id,
+            transcript_path=self.transcript_path,
+            root=self.root,
+            workspace=self.workspace,
+            permission_mode=self.permission_mode,
+            engine=engine,
+            background=background_hooks,
+            conversation=self.conversation,
+            emit=self._emit,
+        )
+        self.inbox = inbox
+        self.tasks = tasks
+        self._group = group
         self.status: SessionStatus = "idle"
-        self.running_hooks: tuple[str, ...] = ()  # statusMessages of the hooks running now
         self.turn_error: str | None = None  # why the last turn failed (blocked prompt, model)
         self.end_reason = "other"  # SessionEnd's reason when the session closes
         self.crons = SessionCrons(self._on_cron, config.clock)
-        self.worktrees = Worktrees(self)
+        self.worktrees = Worktrees(self.hooks)
         self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
-        self._inbox_in, self._inbox_out = anyio.create_memory_object_stream[_Item](math.inf)
-        self._queued_prompts = 0
-        self._reported: tuple[SessionStatus, int] = ("idle", 0)
-        self._notifications: list[str] = []  # texts waiting for the model's next call
-        self._idle = anyio.Event()
-        self._idle.set()
-        self._turn: anyio.CancelScope | None = None
-        self._idle_wait: anyio.CancelScope | None = None
-        self._closed = False
-        self._hooks_bg: BackgroundHooks | None = None
-        self._group: TaskGroup | None = None
-        self._main: Actor | None = None
-        self.tasks: BackgroundTasks | None = None
+        self._reported: tuple[SessionStatus, tuple[str, ...]] = ("idle", ())
+        self.questions: dict[str, Question] = {}  # by toolUseId, oldest first
+        self.always_allowed: set[str] = set()  # tools the user said not to ask about again
+        self._turn: anyio.CancelScope | None = None  # while a turn runs
+        self._idle_wait: anyio.CancelScope | None = None  # while waiting to say idle_prompt
+        self.loop = LoopContext(
+            hooks=self.hooks,
+            provider=self.provider,
+            permissions=Permissions(self.id, self.permission_mode, self._asker()),
+            stop_block_cap=config.stop_block_cap,
+            user_waiting=lambda: bool(inbox.prompts),
+            before_model_call=self._before_model_call,
+        )
+        shared = default_tools(tasks)
+        subagents = Subagents(self.loop, self.root, config.home, tasks, shared)
+        tools: Toolbox = {
+            **shared,
+            **toolbox(
+                Agent(subagents),
+                CronCreate(self.crons),
+                CronList(self.crons),
+                CronDelete(self.crons),
+                EnterWorktree(self.worktrees),
+                ExitWorktree(self.worktrees),
+            ),
+        }
+        self._main = Actor(
+            self.conversation, self.workspace, tools, self._system, self._stop_payload
+        )
 
     # -- what clients use -------------------------------------------------------------------
 
@@ -162,119 +197,118 @@ class ChatSession:
     @property
     def queued(self) -> int:
         """User prompts waiting for the running turn to end."""
-        return self._queued_prompts
+        return len(self.inbox.prompts)
+
+    @property
+    def queued_texts(self) -> tuple[str, ...]:
+        return tuple(self.inbox.prompts)
+
+    @property
+    def pending_questions(self) -> tuple[PermissionPrompt, ...]:
+        """The permission questions waiting for an answer, oldest first."""
+        return tuple(q.prompt for q in self.questions.values())
+
+    def answer_permission(self, tool_use_id: str, answer: PermissionAnswer) -> bool:
+        """Answer a pending question; False if there is none with this id (any more)."""
+        question = self.questions.get(tool_use_id)
+        return question is not None and question.resolve(answer)
+
+    @property
+    def running_hooks(self) -> tuple[str, ...]:
+        """The statusMessages of the hooks running now."""
+        return self.hooks.running
 
     @property
     def busy(self) -> bool:
         """A turn is running or about to: a prompt sent now waits for it."""
-        return not self._idle.is_set()
+        return not self.inbox.idle
 
     def send(self, text: str) -> None:
         """Queue a prompt; it runs when the current turn (if any) is over. `/compact [text]`
         compacts the conversation instead of going to the model."""
-        if self._closed:
-            raise RuntimeError("the session is closed")
-        self._queued_prompts += 1
-        self._enqueue(_Item("prompt", text))
+        self._enqueue(Item("prompt", text))
         self._set_status(self.status)  # reports the queue
 
     async def compact(self, instructions: str = "") -> bool:
         """Compact the conversation once the running turn is over; False if it failed."""
-        if self._closed:
-            raise RuntimeError("the session is closed")
-        item = _Item("compact", instructions, anyio.Event())
+        done = anyio.Event()
+        item = Item("compact", instructions, done)
         self._enqueue(item)
-        assert item.done is not None
-        await item.done.wait()
+        await done.wait()
         return item.ok
 
     def cancel(self) -> None:
         """Interrupt the running turn: its tools and hooks are killed; queued prompts stay."""
         if self._turn is not None:
             self._turn.cancel()
-        if self._hooks_bg is not None:
-            self._hooks_bg.cancel_all()
+        self.hooks.background.cancel_all()
 
     async def wait_idle(self) -> None:
-        await self._idle.wait()
+        await self.inbox.wait_idle()
 
-    # -- what the agent loop, compaction and worktrees use ----------------------------------
+    # -- what the agent loop uses -----------------------------------------------------------
 
-    @property
-    def asker(self) -> PermissionAsker | None:
-        return self.config.ask_permission
+    def _asker(self) -> PermissionAsker | None:
+        """How the agent loop asks about a tool call; None: headless, the mode alone decides."""
+        relay = self.config.ask_permission
+        if relay is None:
+            return None
 
-    @property
-    def user_waiting(self) -> bool:
-        return self._queued_prompts > 0
+        async def ask(prompt: PermissionPrompt) -> PermissionAnswer:
+            return await self._ask(prompt, relay)
 
-    def has_hooks(self, event: Event) -> bool:
-        return self.engine.has_hooks(event)
+        return ask
 
-    def common(self, actor: Actor | None = None) -> dict[str, Any]:
-        """Fields every hook input carries; `cwd` is the workdir of whoever is running."""
-        workspace = actor.workspace if actor is not None else self.workspace
-        return {
-            "session_id": self.id,
-            "transcript_path": str(self.transcript_path),
-            "cwd": str(workspace.cwd),
-            "permission_mode": self.permission_mode,
-            **(actor.identity() if actor is not None else {}),
-        }
-
-    async def dispatch(self, payload: p.HookInput) -> Outcome:
-        assert self._hooks_bg is not None
-        self.conversation.save()  # hooks read transcript_path: it must show everything so far
-        # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
-        context = HookContext(cwd=Path(payload.cwd), project_dir=self.root)
-        shown = tuple(
-            h.status_message
-            for h in self.engine.matching(event_of(payload), subject_of(payload))
-            if h.status_message and not h.in_background
-        )
-        if not shown:
-            return await self.engine.dispatch(payload, context, self._hooks_bg)
-        self._hooks_running(shown)
+    async def _ask(self, prompt: PermissionPrompt, relay: PermissionAsker) -> PermissionAnswer:
+        """The question becomes session state until answered (through `relay`, or by any page
+        with `answer_permission`); a cancelled turn withdraws it. Notification hooks hear about
+        it (`permission_prompt`)."""
+        if prompt.tool_name in self.always_allowed:
+            return PermissionAnswer(allow=True)
+        question = Question(prompt)
+        self.questions[prompt.tool_use_id] = question
+        self._questions_changed()
+        message = PERMISSION_MESSAGE.format(tool=prompt.tool_name)
+        self._group.start_soon(self._notification, "permission_prompt", message)
         try:
-            return await self.engine.dispatch(payload, context, self._hooks_bg)
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._relay, question, relay)
+                answer = await question.answer()
+                group.cancel_scope.cancel()  # the client's copy of the question is withdrawn
         finally:
-            self._hooks_running(())
+            del self.questions[prompt.tool_use_id]
+            self._questions_changed()
+        if answer.allow and answer.always:
+            self.always_allowed.add(prompt.tool_name)
+        return answer
 
-    def _hooks_running(self, status_messages: tuple[str, ...]) -> None:
-        self.running_hooks = status_messages
-        self._emit(HooksRunning(self.id, status_messages))
+    async def _relay(self, question: Question, relay: PermissionAsker) -> None:
+        try:
+            answer = await relay(question.prompt)
+        except Exception as err:  # no client answer: any page attached may still answer it
+            log.warning(
+                "%s: the client did not answer (%s); the question stays open",
+                question.prompt.tool_name,
+                err,
+            )
+            return
+        question.resolve(answer)
 
-    def apply(
-        self, outcome: Outcome, *, meta: bool = True, conversation: Conversation | None = None
-    ) -> None:
-        """Do what the engine decided: notices to the user, isMeta messages to the model."""
-        target = conversation or self.conversation
-        for notice in outcome.notices:
-            target.notice(NoticeBlock.from_hook(notice))
-        if meta:
-            for text in outcome.meta_messages:
-                target.append(UserMessage(content=text, is_meta=True))
-        for line in outcome.logs:
-            log.info("%s", line)
+    def _questions_changed(self) -> None:
+        self._emit(QuestionsChanged(self.id, self.pending_questions))
 
-    async def before_model_call(self, actor: Actor) -> None:
+    async def _before_model_call(self, actor: Actor) -> None:
         """The main agent's context may need compacting, and news may be waiting for it."""
         if not actor.is_main:
             return
         limit = self.config.auto_compact_tokens
         visible = to_model_messages(self.messages)
         if limit is not None and compaction.estimate_tokens(self._system, visible) > limit:
-            await compaction.compact(self, self.conversation, actor.specs, "auto")
-        for text in self._notifications:
+            await compaction.compact(
+                self.hooks, self.provider, self.conversation, actor.specs, "auto"
+            )
+        for text in self.inbox.take_news():
             self.conversation.append(UserMessage(content=text, is_meta=True))
-        self._notifications.clear()
-
-    async def ask_user(self, prompt: PermissionPrompt) -> PermissionAnswer:
-        """Ask the client; Notification hooks hear about it meanwhile (`permission_prompt`)."""
-        assert self.config.ask_permission is not None
-        message = PERMISSION_MESSAGE.format(tool=prompt.tool_name)
-        self._spawn(self._notification, "permission_prompt", message)
-        return await self.config.ask_permission(prompt)
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -285,20 +319,14 @@ class ChatSession:
     def _set_status(self, status: SessionStatus) -> None:
         """Report the status and the number of queued prompts whenever either changes."""
         self.status = status
-        if (status, self._queued_prompts) != self._reported:
-            self._reported = (status, self._queued_prompts)
-            self._emit(StatusChanged(self.id, status, self._queued_prompts))
+        if (status, self.queued_texts) != self._reported:
+            self._reported = (status, self.queued_texts)
+            self._emit(StatusChanged(self.id, status, self.queued_texts))
 
-    def _enqueue(self, item: _Item) -> None:
-        if self._idle.is_set():
-            self._idle = anyio.Event()
+    def _enqueue(self, item: Item) -> None:
+        self.inbox.put(item)  # RuntimeError once the session is closing
         if self._idle_wait is not None:
             self._idle_wait.cancel()  # not idle any more: no idle_prompt
-        self._inbox_in.send_nowait(item)
-
-    def _spawn(self, func: Any, *args: Any) -> None:
-        assert self._group is not None
-        self._group.start_soon(func, *args)
 
     def _describe(self, messages: list[AnyMessage]) -> transcript.Transcript:
         return transcript.Transcript(
@@ -314,7 +342,6 @@ class ChatSession:
         )
 
     def _stop_payload(self, common: dict[str, Any], active: bool, last: str | None) -> p.HookInput:
-        assert self.tasks is not None
         return p.StopInput(
             **common,
             stop_hook_active=active,
@@ -323,36 +350,17 @@ class ChatSession:
             session_crons=self.crons.snapshot(),
         )
 
-    def _notify(self, text: str, origin: str) -> None:
-        """News for the model: the next model call of the running turn, or a turn of its own."""
-        if self._closed:
-            log.info("session %s is closed; dropped the notification from %s", self.id, origin)
-            return
-        self._notifications.append(text)
-        if self._turn is None:
-            self._enqueue(_Item("wake"))
-
-    def _on_rewake(self, rewake: Rewake) -> None:
-        """An asyncRewake hook exited 2: its text wakes the model of the session that ran it."""
-        if rewake.session_id != self.id:  # never another session's news
-            log.warning("dropped a wake-up for session %s in %s", rewake.session_id, self.id)
-            return
-        self._notify(rewake.reminder, rewake.command)
-
-    def _on_task_done(self, task: BackgroundTask) -> None:
-        self._notify(task.notification(), task.id)
-
     def _on_cron(self, job: CronJob) -> None:
         """A due cron prompt arrives like a typed one: a turn now, or after the running one."""
-        if self._closed:
+        if self.inbox.closed:
             return
         self.send(job.prompt)
 
     async def _notification(self, kind: str, message: str) -> None:
         payload = p.NotificationInput(
-            **self.common(), message=message, title="Wave", notification_type=kind
+            **self.hooks.common(), message=message, title="Wave", notification_type=kind
         )
-        self.apply(await self.dispatch(payload), meta=False)
+        await self.hooks.fire(payload, meta=False)
 
     async def _idle_notice(self) -> None:
         """Notification `idle_prompt` once the session has sat idle for a while after a turn."""
@@ -364,54 +372,43 @@ class ChatSession:
             await anyio.sleep(delay)
         if self._idle_wait is scope:
             self._idle_wait = None
-        if not scope.cancel_called and not self._closed:
+        if not scope.cancel_called and not self.inbox.closed:
             await self._notification("idle_prompt", IDLE_MESSAGE)
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    async def _start(
-        self, hooks: BackgroundHooks, tasks: BackgroundTasks, group: TaskGroup
-    ) -> None:
-        self._hooks_bg, self.tasks, self._group = hooks, tasks, group
-        shared = default_tools(tasks)
-        subagents = Subagents(self, self.root, self.config.home, tasks, shared)
-        tools: Toolbox = {
-            **shared,
-            **toolbox(
-                Agent(subagents),
-                CronCreate(self.crons),
-                CronList(self.crons),
-                CronDelete(self.crons),
-                EnterWorktree(self.worktrees),
-                ExitWorktree(self.worktrees),
-            ),
-        }
-        self._main = Actor(
-            self.conversation, self.workspace, tools, self._system, self._stop_payload
-        )
+    async def start(self) -> None:
+        """SessionStart, then the session takes prompts (and its crons run)."""
         self.conversation.begin_turn()
         source: Literal["startup", "resume"] = "resume" if self.resumed else "startup"
-        payload = p.SessionStartInput(**self.common(), source=source, model=self.provider.model)
-        self.apply(await self.dispatch(payload))
+        payload = p.SessionStartInput(
+            **self.hooks.common(), source=source, model=self.provider.model
+        )
+        await self.hooks.fire(payload)
         self.conversation.save()
+        self._group.start_soon(self._work)
+        self._group.start_soon(self.crons.run)
 
-    async def _close(self) -> None:
-        self._closed = True
+    async def close(self) -> None:
+        """Stop taking prompts, interrupt the turn, SessionEnd."""
+        self.inbox.closed = True
         self.cancel()
         if self._idle_wait is not None:
             self._idle_wait.cancel()
         with anyio.move_on_after(5):
             await self.wait_idle()
         self.conversation.begin_turn()
-        payload = p.SessionEndInput(**self.common(), reason=self.end_reason)
-        self.apply(await self.dispatch(payload), meta=False)
+        payload = p.SessionEndInput(**self.hooks.common(), reason=self.end_reason)
+        await self.hooks.fire(payload, meta=False)
         self.conversation.save()
 
     async def _work(self) -> None:
-        async for item in self._inbox_out:
-            if item.kind == "prompt":
-                self._queued_prompts -= 1
+        async for item in self.inbox.items:
+            self.inbox.took(item)
+            if self._idle_wait is not None:
+                self._idle_wait.cancel()
             self._set_status("running")
+            self.inbox.turn_running = True
             with anyio.CancelScope() as scope:
                 self._turn = scope
                 try:
@@ -420,29 +417,26 @@ class ChatSession:
                     if item.done is not None:
                         item.done.set()
             self._turn = None
+            self.inbox.turn_running = False
             if scope.cancelled_caught:
                 self._settle_unfinished(INTERRUPTED, "cancelled")
                 self.conversation.notice(NoticeBlock(level="warning", text=INTERRUPTED))
             self.conversation.save()
-            if self._notifications and not self._closed:
-                self._enqueue(_Item("wake"))  # news that came as the turn ended
-            if self._inbox_out.statistics().current_buffer_used == 0:
+            if self.inbox.settled():
                 self._set_status("idle")
-                self._idle.set()
-                if not self._closed:
-                    self._spawn(self._idle_notice)
+                if not self.inbox.closed:
+                    self._group.start_soon(self._idle_notice)
 
-    async def _run_turn(self, item: _Item) -> None:
+    async def _run_turn(self, item: Item) -> None:
         self.conversation.begin_turn()
         self.turn_error = None
-        assert self._main is not None
         try:
             if item.kind == "prompt":
                 await self._prompt_turn(item.text)
             elif item.kind == "compact":
                 item.ok = await self._compact(item.text)
-            elif self._notifications:
-                await AgentLoop(self, self._main).respond()
+            elif self.inbox.news:
+                await AgentLoop(self.loop, self._main).respond()
         except ProviderError as err:
             self._turn_failed(f"Model request failed: {err}")
         except Exception as err:  # a bug must not kill the session: report it, keep going
@@ -466,51 +460,56 @@ class ChatSession:
     # -- a turn -----------------------------------------------------------------------------
 
     async def _compact(self, instructions: str) -> bool:
-        assert self._main is not None
         done = await compaction.compact(
-            self, self.conversation, self._main.specs, "manual", instructions
+            self.hooks, self.provider, self.conversation, self._main.specs, "manual", instructions
         )
         if not done:
             self.turn_error = "compaction failed"
         return done
 
     async def _prompt_turn(self, text: str) -> None:
-        assert self._main is not None
         instructions = compaction.parse_command(text)
         if instructions is not None:  # a local command: no UserPromptSubmit, no model turn
             await self._compact(instructions)
             return
         prompt = self.conversation.append(UserMessage(content=text))
-        outcome = await self.dispatch(p.UserPromptSubmitInput(**self.common(), prompt=text))
+        payload = p.UserPromptSubmitInput(**self.hooks.common(), prompt=text)
+        outcome = await self.hooks.dispatch(payload)
         if outcome.blocked:  # the prompt is erased; only the user sees why
             self.conversation.remove(prompt)
-            self.apply(outcome, meta=False)
+            self.hooks.apply(outcome, meta=False)
             self.turn_error = "\n".join(n.text for n in outcome.notices) or "prompt blocked"
             return
-        self.apply(outcome)
-        await AgentLoop(self, self._main).respond()
+        self.hooks.apply(outcome)
+        await AgentLoop(self.loop, self._main).respond()
 
 
 @asynccontextmanager
 async def open_session(
-    config: SessionConfig, *, resume: str | None = None
+    config: SessionConfig, *, resume: str | None = None, session_id: str | None = None
 ) -> AsyncIterator[ChatSession]:
-    """Open a session (a new one, or `resume` a saved one by id); close it on exit."""
+    """Open a session — `resume` a saved one by id, else a new one (under `session_id` if given,
+    else a fresh id) — and close it on exit."""
     saved = transcript.load(resume, config.home) if resume else None
-    session = ChatSession(config, saved)
-    async with (
-        session._inbox_in,
-        session._inbox_out,
-        BackgroundTasks(session._on_task_done) as tasks,
-        BackgroundHooks(session._on_rewake) as hooks,
-        anyio.create_task_group() as group,
-    ):
-        await session._start(hooks, tasks, group)
-        group.start_soon(session._work)
-        group.start_soon(session.crons.run)
-        try:
-            yield session
-        finally:
-            with anyio.CancelScope(shield=True):
-                await session._close()
-            group.cancel_scope.cancel()
+    inbox = Inbox(saved.session_id if saved else session_id or str(uuid.uuid4()))
+    with closing(inbox):
+        async with (
+            BackgroundTasks(inbox.task_done) as tasks,
+            BackgroundHooks(inbox.rewake) as background_hooks,
+            OwnedTaskGroup() as group,
+        ):
+            session = ChatSession(
+                config,
+                saved,
+                inbox=inbox,
+                tasks=tasks,
+                background_hooks=background_hooks,
+                group=group,
+            )
+            await session.start()
+            try:
+                yield session
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await session.close()
+                group.cancel()

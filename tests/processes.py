@@ -1,0 +1,28 @@
+"""Waiting on what happens outside the event loop: processes, files."""
+
+import os
+from collections.abc import Callable
+
+import anyio
+
+TIMEOUT = 30  # seconds; generous, for slow CI machines
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs; a zombie waiting for its parent counts as gone."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+async def until(condition: Callable[[], bool], limit: float = TIMEOUT) -> None:
+    """Wait for something outside the event loop (a process, a file) to become true."""
+    with anyio.fail_after(limit):
+        while not condition():
+            await anyio.sleep(0.02)

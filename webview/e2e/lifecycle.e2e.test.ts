@@ -1,0 +1,152 @@
+/**
+ * The session lifecycle in browser mode, end to end (real Chromium, `wavehost web`, `wavehost
+ * serve`, the scripted provider, real hook and tool processes): pages are disposable, sessions
+ * are not. A question asked while a page is torn down waits in the session for the page that
+ * re-attaches; Stop withdraws it from every page of the session; closing a session ends its
+ * background work.
+ */
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { SCREENSHOTS, type WebServer, type Workspace, collectProblems, command, e2eSuite, hooksFile } from "./harness";
+
+const e2e = e2eSuite();
+let context: BrowserContext | null = null;
+let ws: Workspace;
+const WAIT = { timeout: 30_000 };
+
+afterEach(async () => {
+  await context?.close(); // before the server stops: its pages go first
+  context = null;
+});
+
+const WRITE_PLAN = [
+  { text: "我来写计划。", tool_calls: [{ name: "Write", input: { file_path: "PLAN.md", content: "# Plan\n" } }] },
+  { text: "计划写好了。" },
+];
+
+type Hooks = Parameters<typeof hooksFile>[0];
+
+/** `wavehost web` on a new workspace: the model's turns and the project's hooks may name files
+ * in the workspace (`root`). */
+async function serve(setup: (root: string) => { turns: unknown[]; hooks?: Hooks }): Promise<WebServer> {
+  ws = e2e.workspace();
+  const { turns, hooks = {} } = setup(ws.root);
+  ws.write(ws.projectSettings, hooksFile(hooks));
+  const script = ws.write(join(ws.root, "turns.json"), { turns });
+  const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+  context = await e2e.browser.newContext({ viewport: { width: 1000, height: 800 } });
+  return server;
+}
+
+/** A chat page of this browser context: `address` is the token URL (first tab) or a plain one. */
+async function chatPage(address: string): Promise<{ page: Page; panel: Locator; problems: string[] }> {
+  const page = await context!.newPage();
+  const problems = collectProblems(page);
+  await page.goto(address);
+  const panel = page.locator("wave-chat-panel");
+  await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), WAIT).toBeNull();
+  return { page, panel, problems };
+}
+
+async function say(panel: Locator, text: string): Promise<void> {
+  const input = panel.locator("textarea");
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+}
+
+describe("session lifecycle in browser mode", () => {
+  it("a page torn down while a permission question is open gets it back when re-created, and answers it", async () => {
+    const web = await serve(() => ({ turns: WRITE_PLAN }));
+    const { page, panel, problems } = await chatPage(`${web.url}&view=chat`);
+    await say(panel, "写个计划");
+    const question = panel.getByTestId("permission");
+    await expect.poll(() => question.count(), WAIT).toBe(1);
+    const sessionId = await panel.getAttribute("data-session-id");
+    expect(sessionId).toBeTruthy();
+
+    await page.reload(); // the shell destroys the page and makes it again (same tab, same state)
+    const again = page.locator("wave-chat-panel");
+    await expect.poll(() => again.getByTestId("permission").count(), WAIT).toBe(1);
+    expect(await again.getAttribute("data-session-id")).toBe(sessionId);
+    expect(await again.getByTestId("permission").innerText()).toContain("允许 Write 吗？");
+    expect(await again.locator("[data-role=user]").innerText()).toContain("写个计划"); // the snapshot
+    await page.screenshot({ path: join(SCREENSHOTS, "lifecycle-question-back.png"), fullPage: true });
+
+    await again.getByTestId("permission").locator("[data-action=allow]").click();
+    await expect.poll(() => again.locator(".log").innerText(), WAIT).toContain("计划写好了。");
+    expect(await again.getByTestId("permission").count()).toBe(0);
+    expect(await again.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
+    expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toBe("# Plan\n");
+    expect(problems).toEqual([]);
+  });
+
+  it("Stop withdraws the question from every page attached to the session, and no other session's page sees it", async () => {
+    const web = await serve(() => ({ turns: WRITE_PLAN }));
+    const first = await chatPage(`${web.url}&view=chat`);
+    await say(first.panel, "写个计划");
+    await expect.poll(() => first.panel.getByTestId("permission").count(), WAIT).toBe(1);
+    const sessionId = await first.panel.getAttribute("data-session-id");
+    // A second tab on the same session (browser mode names it in the address), and a third tab
+    // with a session of its own.
+    const second = await chatPage(`${web.address}?view=chat&session=${sessionId}`);
+    await expect.poll(() => second.panel.getByTestId("permission").count(), WAIT).toBe(1);
+    const other = await chatPage(`${web.address}?view=chat`);
+    expect(await other.panel.getAttribute("data-session-id")).not.toBe(sessionId);
+    await second.page.screenshot({ path: join(SCREENSHOTS, "lifecycle-second-tab.png"), fullPage: true });
+
+    await first.panel.locator("[data-action=cancel]").click();
+    await expect.poll(() => first.panel.getByTestId("permission").count(), WAIT).toBe(0);
+    await expect.poll(() => second.panel.getByTestId("permission").count(), WAIT).toBe(0);
+    await expect.poll(() => second.panel.locator(".tool[data-tool=Write]").getAttribute("data-status"), WAIT).toBe("cancelled");
+    expect(existsSync(join(ws.project, "PLAN.md"))).toBe(false);
+    expect(await other.panel.getByTestId("permission").count()).toBe(0);
+    expect(await other.panel.locator("[data-role=user]").count()).toBe(0); // never saw the other session
+    expect([...first.problems, ...second.problems, ...other.problems]).toEqual([]);
+  });
+
+  it("closing a session ends its background work and runs SessionEnd", async () => {
+    let pid = "";
+    let ended = "";
+    const web = await serve((root) => {
+      pid = join(root, "bg.pid");
+      ended = join(root, "ended.json");
+      const background = { command: `echo $$ > ${pid}; exec sleep 300`, run_in_background: true };
+      return {
+        turns: [{ text: "后台跑起来。", tool_calls: [{ name: "Bash", input: background }] }, { text: "在后台运行。" }],
+        hooks: { SessionEnd: [{ hooks: [command(`cat > ${ended}`)] }] },
+      };
+    });
+    const { panel, problems } = await chatPage(`${web.url}&view=chat`);
+    const sessionId = await panel.getAttribute("data-session-id");
+    await say(panel, "后台跑一个");
+    await expect.poll(() => panel.getByTestId("permission").count(), WAIT).toBe(1);
+    await panel.getByTestId("permission").locator("[data-action=allow]").click();
+    await expect.poll(() => panel.locator(".log").innerText(), WAIT).toContain("在后台运行。");
+    await expect.poll(() => existsSync(pid) && readFileSync(pid, "utf8").trim() !== "", WAIT).toBe(true);
+    const shell = Number(readFileSync(pid, "utf8").trim());
+    expect(alive(shell)).toBe(true);
+
+    await panel.locator("[data-action=new-chat]").click();
+    await expect.poll(() => alive(shell), WAIT).toBe(false);
+    await expect.poll(() => existsSync(ended), WAIT).toBe(true);
+    expect(JSON.parse(readFileSync(ended, "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", session_id: sessionId });
+    await expect.poll(() => panel.getAttribute("data-session-id"), WAIT).not.toBe(sessionId);
+    expect(await panel.locator("[data-role=user]").count()).toBe(0); // a new, empty session
+    expect(problems).toEqual([]);
+  });
+});
