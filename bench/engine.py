@@ -3,12 +3,17 @@
 1. dispatch overhead for an event with 1,000 configured hooks of which none match
    (target < 50 µs/event), cold (index computed) and warm (memoised);
 2. 10 trivial hooks run together vs 1 (target: wall ≤ 2×);
-3. per-hook overhead vs a bare `sh -c true` spawn (target ≤ 1.5×).
+3. per-hook overhead vs a bare `sh -c true` spawn (target ≤ 1.5×);
+4. mixed dialects: 1,000 hooks across Wave, Copilot CLI and Snow CLI files, none matching
+   (target < 50 µs/event), and 10 matching hooks across the three vs 1 (target ≤ 2×). Copilot's
+   and Snow's hooks of one event run one after another (their tools' semantics), so the floor
+   there is the longest chain of bare spawns, printed beside it.
 
 Run: .venv/bin/python bench/engine.py [--rounds N]
 """
 
 import argparse
+import json
 import statistics
 import subprocess
 import tempfile
@@ -18,11 +23,12 @@ from typing import Any
 
 import anyio
 
+from wavehost import paths
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, run_all
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookContext, run_hook
+from wavehost.hooks.sources import load_hook_config
 
 
 def thousand_hooks() -> dict[str, Any]:
@@ -56,7 +62,11 @@ def payload(cwd: Path) -> PreToolUseInput:
 
 async def dispatch_overhead(project: Path, rounds: int) -> tuple[float, float]:
     config = load_hook_config(None, programmatic=thousand_hooks(), home=project)
-    engine = HookEngine(config)
+    return await overhead(HookEngine(config), project, rounds)
+
+
+async def overhead(engine: HookEngine, project: Path, rounds: int) -> tuple[float, float]:
+    """Median µs per dispatch of a Bash PreToolUse that no hook matches: cold, warm."""
     event = payload(project)
     context = HookContext(project, project)
     index = engine._index[Event.PreToolUse]  # cleared for the cold figure
@@ -74,7 +84,7 @@ async def dispatch_overhead(project: Path, rounds: int) -> tuple[float, float]:
             for _ in range(per_call):
                 await engine.dispatch(event, context, background)
             warm.append((time.perf_counter_ns() - started) / per_call / 1000)
-    assert not engine.matching(Event.PreToolUse, "Bash")
+    assert not engine.matching(Event.PreToolUse, "Bash", event)
     return statistics.median(cold), statistics.median(warm)
 
 
@@ -116,6 +126,111 @@ def bare_spawn(rounds: int, together: int = 1) -> float:
     return statistics.median(times) * 1000
 
 
+def mixed_files(project: Path, wave: int, copilot: int, snow: int, command: str | None) -> None:
+    """Project hook files of all three dialects, exact names, name lists and a regex or glob
+    every 20th (as in the Wave case). With `command`, every hook matches Bash and runs it;
+    without, none matches."""
+    wave_groups = []
+    for i in range(wave):
+        matcher = "Bash" if command else (f"^Regex{i}.*" if i % 20 == 0 else f"Tool{i}|Alt{i}")
+        wave_groups.append({"matcher": matcher, "hooks": [
+            {"type": "command", "command": f"{command or 'echo'} # w{i}"}]})  # fmt: skip
+    settings = paths.project_settings(project)
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": wave_groups}}))
+
+    def copilot_matcher(i: int) -> str:
+        return "bash" if command else (f"t{i}x.*" if i % 20 == 0 else f"tool{i}|alt{i}")
+
+    def snow_matcher(i: int) -> str:
+        return "terminal-*" if command else (f"x-{i}-*" if i % 20 == 0 else f"tool-{i},alt-{i}")
+
+    entries = [
+        {"bash": f"{command or 'echo'} # c{i}", "matcher": copilot_matcher(i)}
+        for i in range(copilot)
+    ]
+    copilot_file = paths.copilot_project_hooks(project) / "bench.json"
+    copilot_file.parent.mkdir(parents=True, exist_ok=True)
+    copilot_file.write_text(json.dumps({"version": 1, "hooks": {"preToolUse": entries}}))
+    rules = [
+        {"description": f"r{i}", "matcher": snow_matcher(i),
+         "hooks": [{"type": "command", "command": f"{command or 'echo'} # s{i}",
+                    "enabled": True}]}
+        for i in range(snow)
+    ]  # fmt: skip
+    snow_file = paths.snow_project_hooks(project) / "beforeToolCall.json"
+    snow_file.parent.mkdir(parents=True, exist_ok=True)
+    snow_file.write_text(json.dumps(rules))
+
+
+def mixed_engine(project: Path) -> HookEngine:
+    home = project / "home"  # empty: only the project's files
+    config = load_hook_config(project, home=home)
+    assert not config.diagnostics, config.diagnostics
+    return HookEngine(config)
+
+
+async def mixed_overhead(root: Path, rounds: int) -> tuple[float, float, dict[str, int]]:
+    project = root / "mixed-none"
+    mixed_files(project, 334, 333, 333, None)
+    engine = mixed_engine(project)
+    dialects: dict[str, int] = {}
+    for handler in engine.config.runnable():
+        dialects[handler.dialect] = dialects.get(handler.dialect, 0) + 1
+    cold, warm = await overhead(engine, project, rounds)
+    return cold, warm, dialects
+
+
+async def mixed_wall(project: Path, rounds: int) -> float:
+    engine = mixed_engine(project)
+    event = payload(project)
+    context = HookContext(project, project)
+    times = []
+    async with BackgroundHooks(lambda _: None) as background:
+        for _ in range(rounds):
+            started = time.perf_counter()
+            outcome = await engine.dispatch(event, context, background)
+            times.append(time.perf_counter() - started)
+            assert all(run.exit_code == 0 for run in outcome.runs), outcome.runs
+    return statistics.median(times) * 1000
+
+
+def bare_chain(rounds: int, length: int) -> float:
+    """`length` bare `sh -c true` spawns one after another (a sequential dialect's floor)."""
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for _ in range(length):
+            subprocess.Popen(["/bin/sh", "-c", "true"]).wait()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+async def mixed(root: Path, rounds: int) -> None:
+    cold, warm, dialects = await mixed_overhead(root, max(5, rounds // 10))
+    shares = ", ".join(f"{n} {d}" for d, n in dialects.items())
+    print(f"mixed dialects: 1,000 hooks ({shares}), none matching (target < 50 µs/event)")
+    print(f"  cold (index lookup computed): {cold:8.2f} µs/event (median)")
+    print(f"  warm (memoised):              {warm:8.2f} µs/event (median)")
+    one, ten = root / "mixed-one", root / "mixed-ten"
+    mixed_files(one, 1, 0, 0, "true")
+    mixed_files(ten, 4, 3, 3, "true")
+    await mixed_wall(ten, 5)  # warm up
+    single = await mixed_wall(one, rounds)
+    many = await mixed_wall(ten, rounds)
+    floor_one = bare_spawn(rounds)
+    floor_ten = bare_spawn(rounds, together=10)
+    floor_chain = bare_chain(rounds, 3)
+    print("10 matching hooks across dialects (4 Wave together, 3 Copilot and 3 Snow each in a row)")
+    print(f"  vs 1 (target ≤ 2×): 1 hook: {single:7.2f} ms   10 hooks: {many:7.2f} ms"
+          f"   ratio {many / single:5.2f}×")  # fmt: skip
+    print(
+        f"  floor, bare `sh -c true`: 1: {floor_one:5.2f} ms   10 at once: {floor_ten:5.2f} ms"
+        f" ({floor_ten / floor_one:5.2f}×)   3 in a row: {floor_chain:5.2f} ms"
+        f" ({floor_chain / floor_one:5.2f}×)"
+    )
+
+
 async def main(rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
@@ -145,6 +260,8 @@ async def main(rounds: int) -> None:
         hook = await one_hook(project, rounds)
         print("per-hook overhead vs a bare `sh -c true` spawn (target ≤ 1.5×)")
         print(f"  bare spawn: {bare:7.2f} ms   hook: {hook:7.2f} ms   ratio {hook / bare:5.2f}×")
+
+        await mixed(project, rounds)
 
 
 if __name__ == "__main__":

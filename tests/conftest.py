@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.workspace import Workspace, make_workspace
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext
+from wavehost.hooks.sources import load_hook_config
 
 pytest_plugins = ["tests.web.browser"]  # browser-mode fixtures: web, browser, dist
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.lsp.test_serve import _frame, _read_frame
+from tests.lsp.client import frame, read_frame
 from tests.workspace import write_json
 from wavehost import paths
 
@@ -67,14 +67,14 @@ def serve(python: Path, bundle: Path, project: Path, home: Path) -> tuple[int, l
     assert server.stdin
     assert server.stdout
     assert server.stderr
-    server.stdin.write(b"".join(map(_frame, requests)))
+    server.stdin.write(b"".join(map(frame, requests)))
     server.stdin.flush()
     answers: list[Any] = []
-    while (message := _read_frame(server.stdout)) is not None:
+    while (message := read_frame(server.stdout)) is not None:
         answers.append(message)
         if message.get("id") == 2:
-            server.stdin.write(_frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
-            server.stdin.write(_frame({"jsonrpc": "2.0", "method": "exit"}))
+            server.stdin.write(frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
+            server.stdin.write(frame({"jsonrpc": "2.0", "method": "exit"}))
             server.stdin.close()
     code = server.wait(timeout=60)
     return code, answers, server.stderr.read().decode()

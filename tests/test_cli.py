@@ -139,6 +139,71 @@ def test_demo_project_hooks_load_cleanly(home) -> None:
     }
 
 
+def test_hooks_list_shows_each_dialect_and_its_file(home, project) -> None:
+    copilot = write_json(
+        paths.copilot_project_hooks(project) / "team.json",
+        {"version": 1, "hooks": {"preToolUse": [{"bash": "./guard.sh", "matcher": "bash"}]}},
+    )
+    snow = write_json(
+        paths.snow_user_hooks(home) / "onStop.json",
+        [{"description": "d", "hooks": [{"type": "command", "command": "./done.sh"}]}],
+    )
+    result = wavehost("hooks", "list", "--project", str(project), home=home)
+    assert result.returncode == 0, result.stderr
+    assert f"  file: {copilot} (Copilot CLI)" in result.stdout
+    assert "preToolUse [bash]: ./guard.sh  (Copilot CLI)" in result.stdout
+    assert f"  file: {snow} (Snow CLI)" in result.stdout
+    assert "onStop: ./done.sh  (Snow CLI, disabled)" in result.stdout  # no "enabled": true
+
+
+def test_hooks_run_with_a_dialect_renders_that_dialects_payload(home, project, tmp_path) -> None:
+    seen = tmp_path / "seen.json"
+    write_json(
+        paths.copilot_project_hooks(project) / "a.json",
+        {"hooks": {"preToolUse": [{"bash": f"cat > {seen}"}],
+                   "PreToolUse": [{"bash": f"cat > {seen}.pascal"}]}},
+    )  # fmt: skip
+    payload = json.dumps({"tool_name": "Write", "tool_input": {"file_path": "/a", "content": "x"}})
+    result = wavehost(
+        "hooks", "run", "--dialect", "copilot", "preToolUse", "--project", str(project),
+        home=home, stdin=payload,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    stdin = json.loads(seen.read_text())
+    assert list(stdin) == ["sessionId", "timestamp", "cwd", "toolName", "toolArgs"]
+    assert stdin["toolArgs"] == {"path": "/a", "file_text": "x"}
+    assert not Path(f"{seen}.pascal").exists()  # only the hooks under that very name
+    assert json.loads(result.stdout)["runs"][0]["dialect"] == "copilot"
+
+
+def test_hooks_run_payload_only_prints_what_each_hook_reads_and_runs_nothing(
+    home, project, tmp_path
+) -> None:
+    ran = tmp_path / "ran"
+    write_json(paths.project_settings(project), hooks_doc("Stop", f"touch {ran}"))
+    write_json(
+        paths.snow_project_hooks(project) / "onStop.json",
+        [{"description": "d", "hooks": [{"type": "command", "command": f"touch {ran}",
+                                         "enabled": True}]}],
+    )  # fmt: skip
+    result = wavehost(
+        "hooks", "run", "Stop", "--payload-only", "--project", str(project), home=home
+    )
+    assert result.returncode == 0, result.stderr
+    wave, snow = (json.loads(line) for line in result.stdout.splitlines())
+    assert (wave["dialect"], wave["stdin"]["hook_event_name"]) == ("wave", "Stop")
+    assert (snow["dialect"], snow["event"], list(snow["stdin"])) == (
+        "snow", "onStop", ["messages", "platform", "cwd"]
+    )  # fmt: skip
+    assert not ran.exists()
+
+
+def test_hooks_run_rejects_an_event_of_another_dialect(home, project) -> None:
+    result = wavehost("hooks", "run", "--dialect", "snow", "preToolUse", home=home)
+    assert result.returncode == 2
+    assert "snow has no event 'preToolUse'" in result.stderr
+
+
 def _scripted(home: Path) -> list[str]:
     script = write_json(home / "turns.json", {"turns": [{"text": "hi"}]})
     return ["--provider", "scripted", "--script", str(script)]

@@ -15,6 +15,7 @@ from wavehost import __version__, paths
 # start as fast as a bare pygls server.
 
 SOURCE_TITLES = {"user": "User hooks", "project": "Project hooks", "plugin": "Plugin hooks"}
+DIALECT_TITLES = {"wave": "Wave", "copilot": "Copilot CLI", "snow": "Snow CLI"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,15 +39,30 @@ def _parser() -> argparse.ArgumentParser:
     run = hooks.add_parser(
         "run",
         help="run the hooks matching EVENT for real, reading the payload JSON on stdin",
-        description="Missing common fields (session_id, transcript_path, cwd, …) are filled in.",
+        description="The payload uses wavehost's (Claude Code's) field names; missing common "
+        "fields (session_id, transcript_path, cwd, …) are filled in. Without --dialect, EVENT "
+        "is a Wave event and every dialect's hooks for it run, as in a chat; with it, EVENT is "
+        "that dialect's name and only its hooks under that name run, each reading the payload "
+        "rendered in that dialect.",
     )
     run.add_argument(
         "event",
-        choices=_LazyChoices("wavehost.hooks.catalogue", "EVENT_NAMES"),
+        choices=_LazyChoices("wavehost.hooks.dialects", "EVENT_NAMES"),
         metavar="EVENT",
         help="%(choices)s",
     )
     run.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+    run.add_argument(
+        "--dialect",
+        choices=["wave", "copilot", "snow"],
+        default=None,
+        help="whose event name EVENT is (default: wave, and every dialect's hooks run)",
+    )
+    run.add_argument(
+        "--payload-only",
+        action="store_true",
+        help="print what each matching hook would read on stdin, and run nothing",
+    )
 
     serve = commands.add_parser("serve", help="run the language server on stdio (for the IDEs)")
     # vscode-languageclient appends --stdio for a stdio transport; stdio is the only one anyway.
@@ -162,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _list(project, as_json=args.json)
     import anyio
 
-    return anyio.run(_run, args.event, project)
+    return anyio.run(_run, args.event, project, args.dialect, args.payload_only)
 
 
 def _chat(args: argparse.Namespace) -> int:
@@ -184,7 +200,7 @@ def _chat(args: argparse.Namespace) -> int:
 
 
 def _list(project: Path, *, as_json: bool) -> int:
-    from wavehost.hooks.config import load_hook_config
+    from wavehost.hooks.sources import load_hook_config
     from wavehost.protocol.settings import HooksListResult
     from wavehost.settings.listing import listing_of
 
@@ -198,13 +214,18 @@ def _list(project: Path, *, as_json: bool) -> int:
         print(f"\n{title} ({len(hooks)})")
         for file in result.config_files:
             if file.source == source and file.exists:
-                print(f"  file: {file.path}" + (f"  [error: {file.error}]" if file.error else ""))
+                dialect = f" ({DIALECT_TITLES[file.dialect]})" if file.dialect != "wave" else ""
+                error = f"  [error: {file.error}]" if file.error else ""
+                print(f"  file: {file.path}{dialect}{error}")
         if not hooks:
             print("  (none)")
         for hook in hooks:
-            extras = [f"timeout {hook.timeout:g}s"] if hook.timeout else []
+            extras = [DIALECT_TITLES[hook.dialect]] if hook.dialect != "wave" else []
+            extras += [f"timeout {hook.timeout:g}s"] if hook.timeout else []
             extras += ["async"] * bool(hook.async_) + ["asyncRewake"] * bool(hook.async_rewake)
+            extras += [f"{hook.type} action"] if hook.type != "command" else []
             extras += [f"plugin {hook.plugin}"] if hook.plugin else []
+            extras += ["disabled"] if hook.disabled else []
             extras += ["untrusted: will not run"] if hook.untrusted else []
             matcher = f" [{hook.matcher}]" if hook.matcher else ""
             suffix = f"  ({', '.join(extras)})" if extras else ""
@@ -231,31 +252,50 @@ def _payload(event_name: str, project: Path, text: str) -> dict[str, Any]:
     return {**defaults, **raw}
 
 
-async def _run(event_name: str, project: Path) -> int:
+async def _run(name: str, project: Path, dialect_name: str | None, payload_only: bool) -> int:
+    from dataclasses import replace
+
     from pydantic import ValidationError
 
-    from wavehost.hooks.catalogue import EVENTS_BY_NAME
-    from wavehost.hooks.config import load_hook_config
+    from wavehost.hooks.dialects import DIALECTS
     from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
+    from wavehost.hooks.outcome import subject_of
     from wavehost.hooks.runner import HookContext
+    from wavehost.hooks.sources import load_hook_config
 
-    event = EVENTS_BY_NAME[event_name]
+    dialect = DIALECTS["wave" if dialect_name is None else dialect_name]  # type: ignore[index]
+    event = dialect.events.get(name)
+    if event is None:
+        known = ", ".join(dialect.events)
+        print(f"wavehost: {dialect.name} has no event {name!r} (known: {known})", file=sys.stderr)
+        return 2
     try:
-        raw = _payload(event_name, project, sys.stdin.read())
+        raw = _payload(event.name, project, sys.stdin.read())
         payload = event.spec.payload.model_validate(raw)
     except (ValueError, ValidationError) as err:
-        print(f"wavehost: invalid {event_name} payload on stdin: {err}", file=sys.stderr)
+        print(f"wavehost: invalid {name} payload on stdin: {err}", file=sys.stderr)
         return 2
     config = load_hook_config(project)
     for problem in config.diagnostics:
         where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
         print(f"wavehost: warning: {where}: {problem.message}", file=sys.stderr)
+    if dialect_name is not None:  # only that dialect's hooks under that very name
+        kept = (h for h in config.handlers if h.dialect == dialect.name and h.event_name == name)
+        config = replace(config, handlers=tuple(kept))
+    engine = HookEngine(config)
+    if payload_only:
+        for handler in engine.matching(event, subject_of(payload), payload):
+            stdin = DIALECTS[handler.dialect].stdin(handler, payload).decode("utf-8")
+            print(json.dumps({"dialect": handler.dialect, "event": handler.event_name,
+                              "command": handler.command, "stdin": json.loads(stdin)},
+                             ensure_ascii=False))  # fmt: skip
+        return 0
 
     def report_rewake(rewake: Rewake) -> None:
         print(json.dumps({"rewake": rewake.reminder, "command": rewake.command}), file=sys.stderr)
 
     context = HookContext(cwd=Path(payload.cwd), project_dir=project)
     async with BackgroundHooks(report_rewake) as background:
-        outcome = await HookEngine(config).dispatch(payload, context, background)
+        outcome = await engine.dispatch(payload, context, background)
         print(json.dumps(outcome.to_wire(), indent=2, ensure_ascii=False), flush=True)
     return 0

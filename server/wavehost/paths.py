@@ -1,6 +1,7 @@
 """Where wavehost keeps and finds its files. The only place these locations are spelled out."""
 
 import hashlib
+import os
 from pathlib import Path
 
 WAVE_DIR = ".wave"
@@ -52,3 +53,31 @@ def worktrees_dir(repo_top: Path) -> Path:
 def agent_transcript_path(session_id: str, agent_id: str, home: Path | None = None) -> Path:
     """A subagent's own conversation (SubagentStop's `agent_transcript_path`)."""
     return sessions_dir(home) / f"session_{session_id}" / f"agent_{agent_id}.json"
+
+
+# Other hook dialects' files (hooks.dialects.copilot / .snow): read where those tools keep them.
+
+
+def copilot_user_hooks(home: Path | None = None) -> Path:
+    """Copilot CLI's user hooks folder: `$COPILOT_HOME/hooks`, else `~/.copilot/hooks`."""
+    copilot_home = os.environ.get("COPILOT_HOME") if home is None else None
+    if copilot_home:
+        return Path(copilot_home) / "hooks"
+    return (home if home is not None else Path.home()) / ".copilot" / "hooks"
+
+
+def copilot_project_hooks(project_dir: Path) -> Path:
+    return project_dir / ".github" / "hooks"
+
+
+def snow_user_hooks(home: Path | None = None) -> Path:
+    return (home if home is not None else Path.home()) / ".snow" / "hooks"
+
+
+def snow_project_hooks(project_dir: Path) -> Path:
+    return project_dir / ".snow" / "hooks"
+
+
+def snow_inject_log(project_dir: Path) -> Path:
+    """Where `SNOW_DEBUG_HOOKS` appends its injection summaries."""
+    return project_dir / ".snow" / "log" / "hooks-inject.txt"

@@ -10,11 +10,11 @@ import pytest
 from tests.hooks.inputs import common
 from tests.hooks_doc import hooks_doc
 from tests.processes import alive
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import StopInput
 from wavehost.hooks.runner import HookContext
+from wavehost.hooks.sources import load_hook_config
 
 
 def rewake_hook(command: str, **fields: Any) -> dict[str, Any]:

@@ -13,9 +13,10 @@ from tests.hooks_doc import hooks_doc
 from tests.workspace import write_json
 from wavehost import paths
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import HookConfig, load_hook_config
+from wavehost.hooks.config import HookConfig
 from wavehost.hooks.engine import HookEngine
 from wavehost.hooks.payloads import StopInput
+from wavehost.hooks.sources import load_hook_config
 
 
 def commands(config: HookConfig) -> list[str]:

@@ -7,8 +7,9 @@ import pytest
 
 from tests.workspace import write_json
 from wavehost import paths
-from wavehost.hooks.config import EntryRef, load_hook_config
+from wavehost.hooks.config import EntryRef
 from wavehost.hooks.jsonerror import locate
+from wavehost.hooks.sources import load_hook_config
 
 
 def _syntax(text: str) -> tuple[str, int, int]:

@@ -48,8 +48,9 @@ async def test_additional_context_is_injected_wrapped_without_any_error(
     outcome = await fire(
         hooks_doc(event, prints(context(event, "auth path touched"))), payload(event, project)
     )
+    label = f"{event}:Write" if event != "SessionStart" else event  # tool events name the tool
     assert outcome.meta_messages == [
-        system_reminder(f"{event} hook additional context: auth path touched")
+        system_reminder(f"{label} hook additional context: auth path touched")
     ]
     assert outcome.meta_messages[0].startswith("<system-reminder>")
     assert outcome.meta_messages[0].endswith("</system-reminder>")
@@ -85,7 +86,7 @@ async def test_exit2_keeps_its_behaviour_and_additional_context_is_injected_too(
     outcome = await fire(hooks_doc("PostToolUse", command), payload("PostToolUse", project))
     assert outcome.meta_messages == [
         f'PostToolUse:Write hook blocking error from command: "{command}": format failed',
-        system_reminder("PostToolUse hook additional context: see CONTRIBUTING"),
+        system_reminder("PostToolUse:Write hook additional context: see CONTRIBUTING"),
     ]
 
 
@@ -125,7 +126,7 @@ async def test_contexts_of_several_hooks_are_joined_in_config_order(fire, projec
     )
     outcome = await fire(doc, payload("PreToolUse", project))
     assert outcome.meta_messages == [
-        system_reminder("PreToolUse hook additional context: one\ntwo")
+        system_reminder("PreToolUse:Write hook additional context: one\ntwo")
     ]
 
 
@@ -231,7 +232,7 @@ async def test_permission_deny_blocks_the_tool_with_the_reason(fire, project) ->
     )
     assert outcome.blocked
     assert outcome.permission_decision == "deny"
-    assert outcome.tool_error == "PreToolUse:Write hook error: outside the repo"
+    assert outcome.tool_error == "outside the repo"  # Claude Code: the reason as it is
 
 
 async def test_permission_deny_without_reason_uses_claude_codes_text(fire, project) -> None:
@@ -268,7 +269,7 @@ async def test_permission_allow_does_not_block(fire, project) -> None:
 async def test_claude_codes_legacy_pre_tool_use_decisions_still_work(fire, project) -> None:
     doc = hooks_doc("PreToolUse", prints({"decision": "block", "reason": "legacy no"}))
     outcome = await fire(doc, payload("PreToolUse", project))
-    assert outcome.tool_error == "PreToolUse:Write hook error: legacy no"
+    assert outcome.tool_error == "legacy no"
     assert outcome.permission_decision == "deny"
     outcome = await fire(
         hooks_doc("PreToolUse", prints({"decision": "approve"})), payload("PreToolUse", project)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wavehost.hooks.matcher import compile_matcher
+from wavehost.hooks.dialects.wave.matcher import compile_matcher
 
 TOOL_NAME = st.text(
     alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=30

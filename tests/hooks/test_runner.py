@@ -12,10 +12,11 @@ import pytest
 from tests.hooks.inputs import common
 from tests.hooks_doc import hooks_doc
 from tests.processes import alive
-from wavehost.hooks.config import HookHandler, load_hook_config
+from wavehost.hooks.config import HookHandler
 from wavehost.hooks.engine import run_all
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookContext, run_hook
+from wavehost.hooks.sources import load_hook_config
 from wavehost.plumbing import children
 
 

@@ -12,8 +12,8 @@ from pydantic import TypeAdapter, ValidationError
 from tests.workspace import write_json
 from wavehost import paths
 from wavehost.hooks.catalogue import EVENT_NAMES
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.settings_schema import SHIPPED_SCHEMA, HookSettings, settings_schema_text
+from wavehost.hooks.sources import load_hook_config
 
 DEMO_SETTINGS = Path(__file__).parents[2] / "examples/demo-project/.wave/settings.json"
 
@@ -113,3 +113,21 @@ def test_what_the_loader_accepts_the_schema_accepts(name: str, home: Path, proje
 def test_what_the_loader_flags_the_schema_flags(name: str, home: Path, project: Path) -> None:
     assert not loads_cleanly(BAD[name], home, project)
     assert not schema_accepts(BAD[name])
+
+
+@pytest.mark.parametrize(
+    ("switches", "valid"),
+    [
+        ({"copilot": False, "snow": True}, True),
+        ({"copilot": "no"}, False),
+        ({"cursor": False}, False),
+        (["copilot"], False),
+    ],
+)
+def test_the_schema_and_the_reader_agree_on_hook_dialect_switches(
+    switches: Any, valid: bool, home: Path, project: Path
+) -> None:
+    document = {"hookDialects": switches}
+    write_json(paths.user_settings(home), document)  # only the user's settings switch dialects
+    assert (load_hook_config(project, home=home).diagnostics == ()) is valid
+    assert schema_accepts(document) is valid

@@ -1,12 +1,13 @@
 """The real server as a subprocess, driven by pytest-lsp's client."""
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -19,6 +20,26 @@ from wavehost.protocol import table
 
 SERVER = [sys.executable, "-m", "wavehost", "serve", "--log-level", "INFO"]
 TIMEOUT = 30  # seconds; generous, for slow CI machines
+
+
+def frame(message: dict[str, Any]) -> bytes:
+    """One LSP message, framed for a server's stdin."""
+    body = json.dumps(message).encode()
+    return f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+
+
+def read_frame(stdout: IO[bytes]) -> dict[str, Any] | None:
+    """One LSP message from the stream (None at its end); anything else fails the test."""
+    fields = {}
+    while (line := stdout.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("ascii").partition(": ")
+        assert name in ("Content-Length", "Content-Type"), f"stray bytes on stdout: {line!r}"
+        fields[name] = value
+    if not fields:
+        assert line == b"", f"stray bytes on stdout: {line!r}"
+        return None
+    message: dict[str, Any] = json.loads(stdout.read(int(fields["Content-Length"])))
+    return message
 
 
 @dataclass

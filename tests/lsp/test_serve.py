@@ -6,33 +6,13 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import IO, Any
 
 from lsprotocol import types
 
 from tests.hooks_doc import hook
-from tests.lsp.client import SERVER, running_server
+from tests.lsp.client import SERVER, frame, read_frame, running_server
 from tests.workspace import Workspace
 from wavehost.protocol import table
-
-
-def _frame(message: dict[str, Any]) -> bytes:
-    body = json.dumps(message).encode()
-    return f"Content-Length: {len(body)}\r\n\r\n".encode() + body
-
-
-def _read_frame(stdout: IO[bytes]) -> dict[str, Any] | None:
-    """One LSP message from the stream (None at its end); anything else fails the test."""
-    fields = {}
-    while (line := stdout.readline()) not in (b"\r\n", b""):
-        name, _, value = line.decode("ascii").partition(": ")
-        assert name in ("Content-Length", "Content-Type"), f"stray bytes on stdout: {line!r}"
-        fields[name] = value
-    if not fields:
-        assert line == b"", f"stray bytes on stdout: {line!r}"
-        return None
-    message: dict[str, Any] = json.loads(stdout.read(int(fields["Content-Length"])))
-    return message
 
 
 def test_stdout_carries_only_lsp_messages_even_when_logging_everything(
@@ -58,13 +38,13 @@ def test_stdout_carries_only_lsp_messages_even_when_logging_everything(
         )
         assert server.stdin
         assert server.stdout
-        server.stdin.write(b"".join(map(_frame, requests)))
+        server.stdin.write(b"".join(map(frame, requests)))
         server.stdin.flush()
         messages = []
-        while (message := _read_frame(server.stdout)) is not None:
+        while (message := read_frame(server.stdout)) is not None:
             messages.append(message)
             if message.get("id") == 4:  # a client exits only once shutdown is answered
-                server.stdin.write(_frame({"jsonrpc": "2.0", "method": "exit"}))
+                server.stdin.write(frame({"jsonrpc": "2.0", "method": "exit"}))
                 server.stdin.close()
         assert server.wait(timeout=30) == 0
         stderr.seek(0)
@@ -192,7 +172,7 @@ def test_serve_accepts_the_stdio_flag_that_vscode_languageclient_appends(
     ]
     served = subprocess.run(
         [*SERVER, "--stdio"],
-        input=b"".join(map(_frame, requests)),
+        input=b"".join(map(frame, requests)),
         capture_output=True,
         env={**os.environ, "HOME": str(workspace.home)},
         timeout=60,
@@ -200,7 +180,7 @@ def test_serve_accepts_the_stdio_flag_that_vscode_languageclient_appends(
     assert served.returncode == 0, served.stderr.decode()
     stream = io.BytesIO(served.stdout)
     answers = []
-    while (message := _read_frame(stream)) is not None:
+    while (message := read_frame(stream)) is not None:
         answers.append(message)
     assert [m["id"] for m in answers if "id" in m] == [1, 2]
     assert answers[0]["result"]["serverInfo"]["name"] == "wavehost"

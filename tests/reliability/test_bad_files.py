@@ -20,7 +20,7 @@ from tests.hooks_doc import hook
 from tests.lsp.client import as_user, running_server
 from tests.reliability.bad_files import GOOD, ZOO, BadFile
 from tests.workspace import Workspace
-from wavehost.hooks.config import load_hook_config
+from wavehost.hooks.sources import load_hook_config
 from wavehost.protocol import table
 from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings

@@ -9,7 +9,7 @@ import pytest
 from tests.hooks_doc import hook
 from tests.lsp.client import running_server
 from tests.workspace import Workspace
-from wavehost.hooks.config import load_hook_config
+from wavehost.hooks.sources import load_hook_config
 from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings
 from wavehost.settings.service import SettingsService

@@ -9,13 +9,18 @@ class ManualClock:
     def __init__(self, start: datetime) -> None:
         self._now = start
         self._moved = anyio.Event()
+        self.sleepers = 0  # schedulers waiting on this clock now
 
     def now(self) -> datetime:
         return self._now
 
     async def sleep_until(self, when: datetime) -> None:
-        while self._now < when:
-            await self._moved.wait()
+        self.sleepers += 1
+        try:
+            while self._now < when:
+                await self._moved.wait()
+        finally:
+            self.sleepers -= 1
 
     def advance_to(self, when: datetime) -> None:
         self._now = when

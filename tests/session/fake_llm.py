@@ -138,15 +138,15 @@ def anthropic_events(turn: ScriptedTurn, model: str) -> Iterator[str]:
     }
     yield event("message_start", {"message": message})
     index = 0
-    if turn.text:
+    for text in turn.texts():
         empty = {"type": "text", "text": ""}
-        yield event("content_block_start", {"index": 0, "content_block": empty})
+        yield event("content_block_start", {"index": index, "content_block": empty})
         yield event("ping", {})
-        for piece in _pieces(turn.text):
+        for piece in _pieces(text):
             delta = {"type": "text_delta", "text": piece}
-            yield event("content_block_delta", {"index": 0, "delta": delta})
-        yield event("content_block_stop", {"index": 0})
-        index = 1
+            yield event("content_block_delta", {"index": index, "delta": delta})
+        yield event("content_block_stop", {"index": index})
+        index += 1
     for call in turn.tool_calls:
         block = {"type": "tool_use", "id": call.id, "name": call.name, "input": {}}
         yield event("content_block_start", {"index": index, "content_block": block})
@@ -176,7 +176,7 @@ def openai_events(turn: ScriptedTurn, model: str) -> Iterator[str]:
         return f"data: {json.dumps(body)}\n\n"
 
     yield chunk({"role": "assistant", "content": ""})
-    for piece in _pieces(turn.text):
+    for piece in _pieces(turn.joined()):
         yield chunk({"content": piece})
     for index, call in enumerate(turn.tool_calls):
         start = {"index": index, "id": call.id, "type": "function"}

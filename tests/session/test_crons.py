@@ -105,6 +105,23 @@ async def test_due_prompts_start_a_turn_when_idle_and_queue_behind_a_busy_turn(
     assert crons == [["tick", "once"]] * 2 + [["tick"]] * 3  # the one-shot is gone once fired
 
 
+async def test_a_sessions_crons_end_with_it(chat: ChatRunner, project: Path) -> None:
+    prompts = project.parent / "prompts.jsonl"
+    clock = ManualClock(START)
+    script = [turn("", cron("* * * * *", "tick")), turn("scheduled")]
+    hooks = hooks_for("UserPromptSubmit", record(prompts))
+    with anyio.fail_after(TIMEOUT):  # the session's end waits for nothing of its own
+        async with chat.open(script, hooks=hooks, config={"clock": clock}) as running:
+            running.session.send("schedule")
+            await running.session.wait_idle()
+            await until(lambda: clock.sleepers == 1)  # the job waits for 10:01
+
+    assert clock.sleepers == 0  # the scheduler went with the session
+    clock.advance_to(datetime(2026, 1, 1, 10, 5))
+    await anyio.sleep(0.2)
+    assert [p["prompt"] for p in lines(prompts)] == ["schedule"]
+
+
 async def test_an_invalid_cron_expression_is_a_tool_error(chat: ChatRunner) -> None:
     script = [turn("", cron("* * * *", "x"), cron("61 * * * *", "y")), turn("ok")]
     result = await chat(script, "go", config={"clock": ManualClock(START)})

@@ -69,7 +69,9 @@ async def test_exit_2_denies_and_shows_stderr_to_the_user_only(
 
     assert not (project / "made").exists()
     assert [(n.level, n.text) for n in notices(result.messages)] == [("error", "blocked by policy")]
-    assert tools(result.messages)[0].error == refused_by_hook("Bash", "blocked by policy")
+    # seed: the stderr is for the user only — the model's tool result does not carry it
+    assert tools(result.messages)[0].error == refused_by_hook("Bash", None)
+    assert "blocked by policy" not in result.llm.request_texts()[1]
 
 
 async def test_notification_hooks_hear_when_the_agent_waits_for_permission_and_when_idle(

@@ -6,8 +6,8 @@ import anyio
 
 from tests.processes import TIMEOUT, until
 from wavehost.hooks import payloads as p
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
+from wavehost.hooks.sources import load_hook_config
 from wavehost.session import transcript
 from wavehost.session.conversation import AnyMessage, Conversation
 from wavehost.session.hooks import SessionHooks

@@ -184,7 +184,7 @@ async def test_post_tool_use_additional_context_arrives_as_system_reminder_witho
     [meta] = [m for m in users(result.messages) if m.is_meta]
     assert (
         meta.content
-        == "<system-reminder>\nPostToolUse hook additional context: X\n</system-reminder>"
+        == "<system-reminder>\nPostToolUse:Write hook additional context: X\n</system-reminder>"
     )
     assert tools(result.messages)[0].status == "success"
     assert notices(result.messages) == []
@@ -199,7 +199,8 @@ async def test_pre_tool_use_additional_context_is_injected_and_the_tool_still_ru
     result = await chat([turn("", write_call(target)), turn("ok")], "go", hooks=hooks)
 
     assert target.exists()
-    assert any("PreToolUse hook additional context: Y" in m.content for m in users(result.messages))
+    expected = "PreToolUse:Write hook additional context: Y"
+    assert any(expected in m.content for m in users(result.messages))
 
 
 async def test_hook_event_name_mismatch_injects_nothing_and_is_a_non_blocking_error(
@@ -240,8 +241,9 @@ async def test_permission_request_hook_sees_the_tool_and_its_exit_2_denies(
     assert payload["permission_mode"] == "default"
     assert not target.exists()
     assert asked == []
+    # seed: exit 2's stderr is shown to the user only, not put into the model's tool result
     assert tools(result.messages)[0].error == (
-        "Permission to use Write was denied by a PermissionRequest hook: not on fridays"
+        "Permission to use Write was denied by a PermissionRequest hook"
     )
     assert [n.text for n in notices(result.messages)] == ["not on fridays"]
 

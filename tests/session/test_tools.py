@@ -27,11 +27,22 @@ async def test_write_then_read_with_offset_and_limit(workspace: Workspace) -> No
         "filePath": str(target),
         "type": "create",
         "content": "a\nb\nc\n",
+        "originalFile": None,
+        "structuredPatch": [
+            {
+                "oldStart": 0,
+                "oldLines": 0,
+                "newStart": 1,
+                "newLines": 3,
+                "lines": ["+a", "+b", "+c"],
+            }
+        ],
+        "userModified": False,
     }
     read = await call(workspace, "Read", file_path="d/f.txt", offset=2, limit=2)
     assert read.text == "     2\tb\n     3\tc"
     assert read.response["filePath"] == str(target)
-    assert read.response["totalLines"] == 3
+    assert read.response["file"]["totalLines"] == 3
 
 
 async def test_edit_requires_a_unique_match_unless_replace_all(workspace: Workspace) -> None:

@@ -5,9 +5,9 @@ from pathlib import Path
 
 from tests.hooks.inputs import common
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookRun
+from wavehost.hooks.sources import load_hook_config
 from wavehost.settings.runlog import RunLog, first_lines
 
 

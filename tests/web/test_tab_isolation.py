@@ -85,6 +85,23 @@ def _asks(envelope: dict[str, Any]) -> bool:
     return envelope.get("method") == table.CHAT_REQUEST_PERMISSION.name
 
 
+async def _two_tabs_asked(
+    tabs: Callable[[], Any],
+) -> tuple[str, tuple[PageSocket, dict[str, Any]], tuple[PageSocket, dict[str, Any]]]:
+    """Two tabs on one new session; the first sends a message and both are asked about Write:
+    the session id, and each tab with the question it got."""
+    first, second = await tabs(), await tabs()
+    session_id = str(uuid.uuid4())
+    await _open(first, session_id)
+    await _open(second, session_id)  # a second tab on the same session
+    await first.request(table.CHAT_SEND.name, {"sessionId": session_id, "text": "write"})
+    return (
+        session_id,
+        (first, (await _until(first, _asks))[-1]),
+        (second, (await _until(second, _asks))[-1]),
+    )
+
+
 def _about(envelopes: list[dict[str, Any]], session_id: str) -> list[dict[str, Any]]:
     return [e for e in envelopes if session_id in json.dumps(e)]
 
@@ -117,14 +134,7 @@ async def test_a_sessions_updates_and_questions_reach_only_the_pages_attached_to
 async def test_every_page_of_the_session_is_asked_and_the_first_answer_withdraws_the_rest(
     tabs: Callable[[], Any], workspace: Workspace
 ) -> None:
-    first, second = await tabs(), await tabs()
-    session_id = str(uuid.uuid4())
-    await _open(first, session_id)
-    await _open(second, session_id)  # a second tab on the same session
-
-    await first.request(table.CHAT_SEND.name, {"sessionId": session_id, "text": "write"})
-    asked_first = (await _until(first, _asks))[-1]
-    asked_second = (await _until(second, _asks))[-1]
+    _, (first, asked_first), (second, asked_second) = await _two_tabs_asked(tabs)
     assert asked_first["params"] == asked_second["params"]
     assert asked_first["id"] != asked_second["id"]  # each page is asked under its own id
 
@@ -139,12 +149,8 @@ async def test_every_page_of_the_session_is_asked_and_the_first_answer_withdraws
 async def test_stop_withdraws_the_question_from_every_page_of_the_session(
     tabs: Callable[[], Any], workspace: Workspace
 ) -> None:
-    first, second = await tabs(), await tabs()
-    session_id = str(uuid.uuid4())
-    await _open(first, session_id)
-    await _open(second, session_id)
-    await first.request(table.CHAT_SEND.name, {"sessionId": session_id, "text": "write"})
-    asked = {(await _until(page, _asks))[-1]["id"] for page in (first, second)}
+    session_id, (first, asked_first), (second, asked_second) = await _two_tabs_asked(tabs)
+    asked = {asked_first["id"], asked_second["id"]}
 
     await first.send({"kind": "request", "id": "stop", "method": table.CHAT_CANCEL.name,
                       "params": {"sessionId": session_id}})  # fmt: skip

@@ -6,7 +6,7 @@
  * background work.
  */
 
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 import type { BrowserContext, Locator, Page } from "playwright-core";
@@ -33,12 +33,14 @@ type Hooks = Parameters<typeof hooksFile>[0];
 
 /** `wavehost web` on a new workspace: the model's turns and the project's hooks may name files
  * in the workspace (`root`). */
-async function serve(setup: (root: string) => { turns: unknown[]; hooks?: Hooks }): Promise<WebServer> {
+async function serve(
+  setup: (root: string) => { turns: unknown[]; hooks?: Hooks; env?: Record<string, string> },
+): Promise<WebServer> {
   ws = e2e.workspace();
-  const { turns, hooks = {} } = setup(ws.root);
+  const { turns, hooks = {}, env = {} } = setup(ws.root);
   ws.write(ws.projectSettings, hooksFile(hooks));
   const script = ws.write(join(ws.root, "turns.json"), { turns });
-  const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+  const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script, ...env });
   context = await e2e.browser.newContext({ viewport: { width: 1000, height: 800 } });
   return server;
 }
@@ -119,34 +121,56 @@ describe("session lifecycle in browser mode", () => {
     expect([...first.problems, ...second.problems, ...other.problems]).toEqual([]);
   });
 
-  it("closing a session ends its background work and runs SessionEnd", async () => {
-    let pid = "";
+  it("closing a session ends its background work (task, async hook, cron) and runs SessionEnd", async () => {
+    let task = "";
+    let hook = "";
     let ended = "";
+    let temp = "";
     const web = await serve((root) => {
-      pid = join(root, "bg.pid");
+      task = join(root, "task.pid");
+      hook = join(root, "hook.pid");
       ended = join(root, "ended.json");
-      const background = { command: `echo $$ > ${pid}; exec sleep 300`, run_in_background: true };
+      temp = join(root, "tmp"); // the server's TMPDIR: the session's task folder goes in it
+      mkdirSync(temp, { mode: 0o777 });
+      chmodSync(temp, 0o777); // AS_ROOT: serve runs as nobody
+      const background = { command: `echo $$ > ${task}; exec sleep 300`, run_in_background: true };
+      const cron = { cron: "* * * * *", prompt: "看看后台", recurring: true };
       return {
-        turns: [{ text: "后台跑起来。", tool_calls: [{ name: "Bash", input: background }] }, { text: "在后台运行。" }],
-        hooks: { SessionEnd: [{ hooks: [command(`cat > ${ended}`)] }] },
+        turns: [
+          { text: "后台跑起来。", tool_calls: [{ name: "Bash", input: background }, { name: "CronCreate", input: cron }] },
+          { text: "在后台运行。" },
+        ],
+        hooks: {
+          PostToolUse: [{ matcher: "Bash", hooks: [command(`echo $$ > ${hook}; exec sleep 300`, { async: true })] }],
+          SessionEnd: [{ hooks: [command(`cat > ${ended}`)] }],
+        },
+        env: { TMPDIR: temp },
       };
     });
-    const { panel, problems } = await chatPage(`${web.url}&view=chat`);
+    const { page, panel, problems } = await chatPage(`${web.url}&view=chat`);
     const sessionId = await panel.getAttribute("data-session-id");
     await say(panel, "后台跑一个");
     await expect.poll(() => panel.getByTestId("permission").count(), WAIT).toBe(1);
     await panel.getByTestId("permission").locator("[data-action=allow]").click();
     await expect.poll(() => panel.locator(".log").innerText(), WAIT).toContain("在后台运行。");
-    await expect.poll(() => existsSync(pid) && readFileSync(pid, "utf8").trim() !== "", WAIT).toBe(true);
-    const shell = Number(readFileSync(pid, "utf8").trim());
-    expect(alive(shell)).toBe(true);
+    expect(await panel.locator(".tool[data-tool=CronCreate]").getAttribute("data-status")).toBe("success");
+    const pid = (file: string) => (existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : 0);
+    await expect.poll(() => pid(task) > 0 && pid(hook) > 0, WAIT).toBe(true);
+    const [shell, hookShell] = [pid(task), pid(hook)];
+    expect([alive(shell), alive(hookShell)]).toEqual([true, true]);
+    expect(readdirSync(temp).filter((name) => name.startsWith("wavehost-tasks-"))).toHaveLength(1);
+    await page.screenshot({ path: join(SCREENSHOTS, "lifecycle-background-running.png"), fullPage: true });
 
-    await panel.locator("[data-action=new-chat]").click();
+    await panel.locator("[data-action=new-chat]").click(); // wave/chat/close, then a new session
     await expect.poll(() => alive(shell), WAIT).toBe(false);
+    await expect.poll(() => alive(hookShell), WAIT).toBe(false);
     await expect.poll(() => existsSync(ended), WAIT).toBe(true);
     expect(JSON.parse(readFileSync(ended, "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", session_id: sessionId });
+    // The close answered only once the session was gone (its cron runner included): the page
+    // then has a new, empty session, and the old session's task folder is gone.
     await expect.poll(() => panel.getAttribute("data-session-id"), WAIT).not.toBe(sessionId);
-    expect(await panel.locator("[data-role=user]").count()).toBe(0); // a new, empty session
+    expect(await panel.locator("[data-role=user]").count()).toBe(0);
+    expect(readdirSync(temp).filter((name) => name.startsWith("wavehost-tasks-"))).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

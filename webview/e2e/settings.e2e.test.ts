@@ -247,6 +247,45 @@ describe("settings page: hooks tab", () => {
     await page.screenshot({ path: join(SCREENSHOTS, "settings-user-tab.png"), fullPage: true });
   });
 
+  it("lists Copilot and Snow hooks beside Wave's with a dialect badge and their file; Edit and Delete work on them", async () => {
+    ws = e2e.workspace();
+    ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("./wave-stop.sh")] }] }));
+    const copilot = ws.write(join(ws.project, ".github", "hooks", "team.json"), {
+      version: 1,
+      hooks: { preToolUse: [{ bash: "./guard.sh", matcher: "bash" }, { bash: "./audit.sh" }] },
+    });
+    const snow = ws.write(join(ws.project, ".snow", "hooks", "onStop.json"), [
+      { description: "ask", hooks: [{ type: "prompt", prompt: "下一步？", enabled: true }] },
+    ]);
+    const { page, problems } = await openSettings();
+    await tab(page, "project").click();
+    expect(await page.getByTestId("count-project").innerText()).toBe("4");
+    const texts = await rows(page, "project").allInnerTexts();
+    expect(texts[0]).toContain("格式：Wave");
+    expect(texts[1]).toContain("preToolUse");
+    expect(texts[1]).toContain("格式：Copilot CLI");
+    expect(texts[1]).toContain("工具调用前"); // the catalogue's summary of the event it runs on
+    expect(texts[1]).toContain(copilot);
+    expect(texts[3]).toContain("onStop");
+    expect(texts[3]).toContain("格式：Snow CLI");
+    expect(texts[3]).toContain("提示（询问用户）");
+    expect(texts[3]).toContain(snow);
+    await page.screenshot({ path: join(SCREENSHOTS, "settings-dialects.png"), fullPage: true });
+
+    const dialog = page.getByTestId("delete-dialog");
+    await rows(page, "project").filter({ hasText: "./guard.sh" }).locator("[data-action=delete]").click();
+    expect(await page.getByTestId("delete-path").innerText()).toBe(copilot);
+    await dialog.locator("[data-action=confirm]").click();
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("3");
+    expect(JSON.parse(readFileSync(copilot, "utf8"))).toEqual({ version: 1, hooks: { preToolUse: [{ bash: "./audit.sh" }] } });
+
+    await rows(page, "project").filter({ hasText: "下一步？" }).locator("[data-action=edit]").click();
+    await expect.poll(() => page.getByTestId("viewer-path").innerText()).toBe(snow);
+    const input = page.locator("wave-chat-panel textarea");
+    await expect.poll(() => input.inputValue()).toContain("onStop [Snow CLI]");
+    expect(problems).toEqual([]);
+  });
+
   it("tells the user when wavehost goes away", async () => {
     ws = standardWorkspace();
     const { page } = await openSettings();

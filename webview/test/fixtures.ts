@@ -17,7 +17,9 @@ export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "sou
     plugin: null,
     dialect: "wave",
     untrusted: null,
+    disabled: null,
     ...overrides,
+    catalogueEvent: overrides.catalogueEvent ?? overrides.event ?? "PreToolUse",
   };
 }
 
@@ -25,8 +27,8 @@ export function listing(): HooksListResult {
   return {
     project: { dir: "/work/demo", name: "demo", home: "/home/u" },
     configFiles: [
-      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null },
-      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null },
+      { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null, dialect: "wave" },
+      { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null, dialect: "wave" },
       {
         source: "project",
         path: "/work/demo/.wave/settings.local.json",
@@ -36,8 +38,9 @@ export function listing(): HooksListResult {
         plugin: null,
         untrusted: null,
         ignoredSettings: null,
+        dialect: "wave",
       },
-      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, error: null, plugin: "fmt", untrusted: null, ignoredSettings: null },
+      { source: "plugin", path: "/home/u/.wave/plugins/fmt/hooks/hooks.json", exists: true, readOnly: true, error: null, plugin: "fmt", untrusted: null, ignoredSettings: null, dialect: "wave" },
     ],
     hooks: [
       hook({ id: "u1", source: "user", event: "Stop", matcher: null, command: "notify-send done", timeout: 5 }),

@@ -1,8 +1,11 @@
 """The event catalogue: the one table of hook events. Everything else derives from it.
 
-Each member of `Event` is named exactly as the event and carries its spec: the payload field its
-matcher tests, its stdin model, which outputs it honours, and what exit codes mean for it
-(seed 000 "退出码 2 行为"; Claude Code where the seed is silent).
+Each member of `Event` is named exactly as the Wave (Claude Code) event and carries its spec: the
+payload field its matcher tests, its payload model, which outputs it honours in the Wave format,
+and what exit codes mean for it there (seed 000 "退出码 2 行为"; Claude Code where the seed is
+silent). The other dialects (`hooks.dialects`) map their own event names onto these members; a
+point only they know (Copilot's prompt transform and error events) is a member with `wave=False`:
+the Wave settings format has no name for it.
 """
 
 from dataclasses import dataclass
@@ -49,6 +52,8 @@ class EventSpec:
     permission_behavior: bool = False  # honours hookSpecificOutput.decision.behavior
     failures_logged_only: bool = False  # failures go to the log, never to the user
     takes_over: bool = False  # hooks replace wavehost's own action (worktrees)
+    honours_continue: bool = True  # JSON `continue: false` stops the agent (Claude Code)
+    wave: bool = True  # the Wave settings format names it (else only other dialects do)
 
 
 class Event(Enum):
@@ -84,6 +89,12 @@ class Event(Enum):
         on_stdout=OnStdout.CONTEXT,
         additional_context=True,
     )
+    UserPromptTransformed = EventSpec(
+        p.UserPromptTransformedInput,
+        "After a prompt became the model's input, before it joins the history",
+        "提示转为模型输入后、写入历史前",
+        wave=False,
+    )
     Stop = EventSpec(
         p.StopInput,
         "When the agent finishes its reply; can make it continue",
@@ -118,19 +129,20 @@ class Event(Enum):
         "When the agent sends a notification",
         "智能体发出通知时",
         matcher_field="notification_type",
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     SessionStart = EventSpec(
         p.SessionStartInput,
         "When a session starts or resumes",
         "会话开始或恢复时",
         matcher_field="source",
-        on_stdout=OnStdout.CONTEXT,
-        additional_context=True,
+        additional_context=True,  # seed: plain stdout reaches the model only for UserPromptSubmit
     )
     SessionEnd = EventSpec(
         p.SessionEndInput,
         "When a session ends",
         "会话结束时",
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     PreCompact = EventSpec(
         p.PreCompactInput,
@@ -139,12 +151,14 @@ class Event(Enum):
         matcher_field="trigger",
         on_exit2=OnExit2.SILENT,
         on_stdout=OnStdout.INSTRUCTIONS,
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     PostCompact = EventSpec(
         p.PostCompactInput,
         "After the conversation is compacted",
         "对话压缩后",
         matcher_field="trigger",
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     WorktreeCreate = EventSpec(
         p.WorktreeCreateInput,
@@ -153,6 +167,7 @@ class Event(Enum):
         on_exit2=OnExit2.FAIL,
         on_stdout=OnStdout.WORKTREE_PATH,
         takes_over=True,
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     WorktreeRemove = EventSpec(
         p.WorktreeRemoveInput,
@@ -161,11 +176,19 @@ class Event(Enum):
         on_exit2=OnExit2.FAIL,
         failures_logged_only=True,
         takes_over=True,
+        honours_continue=False,  # Claude Code discards `continue` here
     )
     CwdChanged = EventSpec(
         p.CwdChangedInput,
         "When the working directory changes",
         "工作目录变化时",
+    )
+
+    ErrorOccurred = EventSpec(
+        p.ErrorOccurredInput,
+        "When a turn fails with an error",
+        "执行出错时",
+        wave=False,
     )
 
     @property
@@ -175,7 +198,8 @@ class Event(Enum):
 
 
 EVENTS_BY_NAME: dict[str, Event] = {event.name: event for event in Event}
-EVENT_NAMES: tuple[str, ...] = tuple(EVENTS_BY_NAME)
+WAVE_EVENTS: dict[str, Event] = {event.name: event for event in Event if event.spec.wave}
+EVENT_NAMES: tuple[str, ...] = tuple(WAVE_EVENTS)  # the names the Wave settings format knows
 
 
 def event_of(payload: p.HookInput) -> Event:

@@ -1,7 +1,11 @@
 """The hook engine: matches an event against the configuration and runs what matched.
 
-Matching is indexed per event (exact names in a dict, regexes in a list, match-alls apart) and
-memoised per queried name, so an event with no matching hook costs a dictionary lookup.
+Matching is indexed per event (exact names in a dict, other static matchers in a list, match-alls
+apart) and memoised per queried subject, so an event with no matching hook costs a dictionary
+lookup; hooks whose matcher or condition needs the whole payload are checked on each dispatch.
+Each dialect's matching hooks run as that dialect runs them (Wave's together, Copilot's and
+Snow's one after another); the dialects themselves run side by side, and their outcomes merge in
+the documented order: Wave, Copilot, Snow.
 """
 
 import functools
@@ -12,9 +16,11 @@ from dataclasses import dataclass, field
 import anyio
 
 from wavehost.hooks.catalogue import Event, event_of
-from wavehost.hooks.config import HookConfig, HookHandler
+from wavehost.hooks.config import DialectName, HookConfig, HookHandler
+from wavehost.hooks.dialects import DIALECTS
+from wavehost.hooks.dialects.base import Dialect
 from wavehost.hooks.observe import RunObserver
-from wavehost.hooks.outcome import Outcome, interpret, subject_of, system_reminder
+from wavehost.hooks.outcome import Outcome, merge, subject_of, system_reminder
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, run_hook
 from wavehost.plumbing.task_group import OwnedTaskGroup
@@ -24,49 +30,87 @@ log = logging.getLogger(__name__)
 _CACHE_LIMIT = 512
 _EMPTY = {event: Outcome(event=event.name) for event in Event}
 
+Entry = tuple[int, HookHandler]
+
 
 @dataclass
 class _EventIndex:
     uses_matcher: bool
-    everything: list[tuple[int, HookHandler]] = field(default_factory=list)
-    always: list[tuple[int, HookHandler]] = field(default_factory=list)
-    by_name: dict[str, list[tuple[int, HookHandler]]] = field(default_factory=dict)
-    patterns: list[tuple[int, HookHandler]] = field(default_factory=list)
-    cache: dict[str | None, tuple[HookHandler, ...]] = field(default_factory=dict)
+    everything: list[Entry] = field(default_factory=list)
+    always: list[Entry] = field(default_factory=list)
+    by_name: dict[str, list[Entry]] = field(default_factory=dict)
+    by_key: dict[str, list[Entry]] = field(default_factory=dict)  # case-folded, then confirmed
+    patterns: list[Entry] = field(default_factory=list)
+    dynamic: list[Entry] = field(default_factory=list)  # matchers that need the whole payload
+    # per subject: the entries its matchers select, and whether any has a condition to check
+    cache: dict[str | None, tuple[tuple[Entry, ...], bool]] = field(default_factory=dict)
 
     def add(self, order: int, handler: HookHandler) -> None:
         entry = (order, handler)
         self.everything.append(entry)
         matcher = handler.matcher
-        if matcher.names is not None:
+        if matcher.dynamic:
+            self.dynamic.append(entry)
+        elif not self.uses_matcher or matcher.matches_all:
+            self.always.append(entry)  # matchers mean nothing on an event without a subject
+        elif matcher.names is not None:
             for name in matcher.names:
                 self.by_name.setdefault(name, []).append(entry)
-        elif matcher.pattern is not None:
-            self.patterns.append(entry)
+        elif matcher.keys is not None:
+            for key in matcher.keys:
+                self.by_key.setdefault(key, []).append(entry)
         else:
-            self.always.append(entry)
+            self.patterns.append(entry)
 
-    def lookup(self, subject: str | None) -> tuple[HookHandler, ...]:
+    def lookup(
+        self, subject: str | None, payload: HookInput | None = None
+    ) -> tuple[HookHandler, ...]:
         key = subject if self.uses_matcher else None
-        found = self.cache.get(key)
-        if found is None:
-            found = self._compute(key)
+        cached = self.cache.get(key)
+        if cached is None:
+            cached = self._compute(key)
             if len(self.cache) >= _CACHE_LIMIT:
                 self.cache.clear()
-            self.cache[key] = found
-        return found
+            self.cache[key] = cached
+        found, conditional = cached
+        if conditional or self.dynamic:
+            found = self._decide(found, key, payload)
+        return _dedupe(handler for _, handler in found)
 
-    def _compute(self, subject: str | None) -> tuple[HookHandler, ...]:
+    def _compute(self, subject: str | None) -> tuple[tuple[Entry, ...], bool]:
         if subject is None:
-            entries = self.everything if not self.uses_matcher else self.always
+            entries = self.always
         else:
-            entries = sorted(
+            candidates = self.patterns + self.by_key.get(subject.casefold(), [])
+            entries = (
                 self.always
                 + self.by_name.get(subject, [])
-                + [e for e in self.patterns if e[1].matcher.matches(subject)],
-                key=lambda e: e[0],
+                + [e for e in candidates if e[1].matcher.matches(subject)]
             )
-        return _dedupe(handler for _, handler in entries)
+        ordered = tuple(sorted(entries, key=lambda e: e[0]))
+        return ordered, any(e[1].condition is not None for e in ordered)
+
+    def _decide(
+        self, found: tuple[Entry, ...], subject: str | None, payload: HookInput | None
+    ) -> tuple[Entry, ...]:
+        """Conditions and payload matchers, on this payload (without one, they say no)."""
+        kept = [e for e in found if _condition_holds(e[1], payload)]
+        extra = [
+            e
+            for e in self.dynamic
+            if _condition_holds(e[1], payload)
+            and payload is not None
+            and e[1].matcher.matches_payload(subject, payload)
+        ]
+        if extra:
+            return tuple(sorted((*kept, *extra), key=lambda e: e[0]))
+        return tuple(kept)
+
+
+def _condition_holds(handler: HookHandler, payload: HookInput | None) -> bool:
+    if handler.condition is None:
+        return True
+    return payload is not None and handler.condition(payload)
 
 
 def dedupe_key(handler: HookHandler) -> tuple[str, str | None]:
@@ -75,10 +119,14 @@ def dedupe_key(handler: HookHandler) -> tuple[str, str | None]:
 
 
 def _dedupe(handlers: Iterable[HookHandler]) -> tuple[HookHandler, ...]:
-    """The same command for the same event from several sources runs once (first wins)."""
+    """The same Wave command for the same event from several sources runs once (first wins).
+    Other dialects run what their files say, duplicates included."""
     seen: set[tuple[str, str | None]] = set()
     kept: list[HookHandler] = []
     for handler in handlers:
+        if handler.dialect != "wave":
+            kept.append(handler)
+            continue
         key = dedupe_key(handler)
         if key not in seen:
             seen.add(key)
@@ -173,46 +221,113 @@ class HookEngine:
         for order, handler in enumerate(config.runnable()):
             self._index[handler.event].add(order, handler)
 
-    def has_hooks(self, event: Event) -> bool:
-        return bool(self._index[event].everything)
+    def has_hooks(self, event: Event, dialect: DialectName | None = None) -> bool:
+        entries = self._index[event].everything
+        return any(dialect is None or h.dialect == dialect for _, h in entries)
 
-    def matching(self, event: Event, subject: str | None = None) -> tuple[HookHandler, ...]:
-        return self._index[event].lookup(subject)
+    def matching(
+        self, event: Event, subject: str | None = None, payload: HookInput | None = None
+    ) -> tuple[HookHandler, ...]:
+        return self._index[event].lookup(subject, payload)
 
     async def dispatch(
         self, payload: HookInput, context: HookContext, background: BackgroundHooks
     ) -> Outcome:
-        """Run every hook matching this event: foreground ones together, then interpret them."""
+        """Run every hook matching this event, each dialect its way, and interpret them."""
         event = event_of(payload)
         observer = self.observer
         if observer is not None:
             observer.event(payload)
-        handlers = self._index[event].lookup(subject_of(payload))
+        report = functools.partial(observer.ran, payload) if observer is not None else None
+        handlers = self._index[event].lookup(subject_of(payload), payload)
         if not handlers:
             return _EMPTY[event]
-        stdin = payload.to_stdin()
-        report = functools.partial(observer.ran, payload) if observer is not None else None
+        groups: dict[DialectName, list[HookHandler]] = {}
+        for handler in handlers:
+            groups.setdefault(handler.dialect, []).append(handler)
+        if len(groups) == 1:
+            ((name, group),) = groups.items()
+            return await _run_dialect(DIALECTS[name], group, payload, context, background, report)
+        outcomes: dict[DialectName, Outcome] = {}
+
+        async def one(name: DialectName, group: list[HookHandler]) -> None:
+            outcomes[name] = await _run_dialect(
+                DIALECTS[name], group, payload, context, background, report
+            )
+
+        async with anyio.create_task_group() as tasks:
+            for name, group in groups.items():
+                tasks.start_soon(one, name, group)
+        return merge([outcomes[name] for name in DIALECTS if name in outcomes])
+
+
+async def _run_dialect(
+    dialect: Dialect,
+    handlers: Sequence[HookHandler],
+    payload: HookInput,
+    context: HookContext,
+    background: BackgroundHooks,
+    report: Callable[[HookRun], object] | None = None,
+) -> Outcome:
+    if dialect.concurrent:
+        stdin = dialect.stdin(handlers[0], payload)
         foreground: list[HookHandler] = []
         for handler in handlers:
             if handler.in_background:
                 background.start(handler, stdin, context, payload.session_id, report)
             else:
                 foreground.append(handler)
-        runs = await run_all(foreground, stdin, context)
-        if report is not None:
-            for run in runs:
-                report(run)
-        return interpret(payload, runs)
+        runs = await run_all(foreground, stdin, context, dialect, payload)
+    else:
+        runs = await run_chain(handlers, payload, context, dialect)
+    if report is not None:  # the run log: every run, foreground and chained
+        for run in runs:
+            report(run)
+    outcome = dialect.interpret(payload, runs)
+    dialect.after(payload, outcome, context)
+    return outcome
+
+
+async def run_one(
+    handler: HookHandler, stdin: bytes, context: HookContext, dialect: Dialect, payload: HookInput
+) -> HookRun:
+    done = dialect.immediate(handler, payload)
+    if done is not None:
+        return done
+    return await run_hook(handler, stdin, context, launch=dialect.launch(handler, payload, context))
+
+
+async def run_chain(
+    handlers: Sequence[HookHandler], payload: HookInput, context: HookContext, dialect: Dialect
+) -> list[HookRun]:
+    """One after another; each sees the payload `advance` made of the one before, and the chain
+    ends early when `advance` says so."""
+    runs: list[HookRun] = []
+    current: HookInput | None = payload
+    for handler in handlers:
+        if current is None:
+            break
+        run = await run_one(handler, dialect.stdin(handler, current), context, dialect, current)
+        runs.append(run)
+        current = dialect.advance(current, run)
+    return runs
 
 
 async def run_all(
-    handlers: Sequence[HookHandler], stdin: bytes, context: HookContext
+    handlers: Sequence[HookHandler],
+    stdin: bytes,
+    context: HookContext,
+    dialect: Dialect | None = None,
+    payload: HookInput | None = None,
 ) -> list[HookRun]:
     """Run hooks concurrently; results keep config order."""
     results: list[HookRun | None] = [None] * len(handlers)
 
     async def one(index: int, handler: HookHandler) -> None:
-        results[index] = await run_hook(handler, stdin, context)
+        if dialect is None or payload is None:
+            results[index] = await run_hook(handler, stdin, context)
+        else:
+            results[index] = await run_one(handler, stdin, context, dialect, payload)
 
     async with anyio.create_task_group() as group:
         for index, handler in enumerate(handlers):

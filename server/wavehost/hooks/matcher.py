@@ -1,39 +1,45 @@
-"""Matchers with Claude Code's semantics.
+"""What every dialect's matcher offers the engine.
 
-`*`, `""`, blank or absent: everything. Only letters, digits, `_`, `-`, spaces, `,` and `|`: an
-exact name or a list of names. Anything else: a case-sensitive regex, searched (unanchored).
+A matcher tests the event's subject: the value of its catalogue `matcher_field` (a tool name, a
+session source, a trigger, …) in the Wave vocabulary; a dialect matcher translates it into its
+own (Copilot `bash`, Snow `terminal-execute`) itself. `names` lists the subjects it matches
+exactly and `keys` the case-folded ones it might match, so the engine can index them; a
+`dynamic` matcher needs the whole payload (Snow's `key:pattern` parts), so the engine asks it on
+every dispatch instead of memoising.
 """
 
-import re
 from dataclasses import dataclass
 
-_NAME_LIST = re.compile(r"[A-Za-z0-9_\- ,|]*")
-_SEPARATORS = re.compile(r"[|,]")
+from wavehost.hooks.payloads import HookInput
 
 
 @dataclass(frozen=True, slots=True)
 class Matcher:
+    """The base rule: match everything. Dialects subclass it."""
+
     source: str | None
-    names: frozenset[str] | None = None  # exact names; None means "not a name list"
-    pattern: re.Pattern[str] | None = None
+
+    @property
+    def names(self) -> frozenset[str] | None:
+        """Exact subjects, when that is all it matches; None otherwise."""
+        return None
+
+    @property
+    def keys(self) -> frozenset[str] | None:
+        """Case-folded subjects it may match (each confirmed with `matches`); None: any."""
+        return None
 
     @property
     def matches_all(self) -> bool:
-        return self.names is None and self.pattern is None
-
-    def matches(self, value: str) -> bool:
-        if self.names is not None:
-            return value in self.names
-        if self.pattern is not None:
-            return self.pattern.search(value) is not None
         return True
 
+    @property
+    def dynamic(self) -> bool:
+        return False
 
-def compile_matcher(source: str | None) -> Matcher:
-    """Compile a matcher string; raises `re.error` for an invalid regex."""
-    if source is None or source.strip() in ("", "*"):
-        return Matcher(source)
-    if _NAME_LIST.fullmatch(source):
-        names = frozenset(part.strip() for part in _SEPARATORS.split(source) if part.strip())
-        return Matcher(source, names=names)
-    return Matcher(source, pattern=re.compile(source))
+    def matches(self, subject: str) -> bool:
+        return True
+
+    def matches_payload(self, subject: str | None, payload: HookInput) -> bool:
+        """For dynamic matchers (and events without a subject): decide on the whole payload."""
+        return subject is None or self.matches(subject)

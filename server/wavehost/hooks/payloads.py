@@ -1,12 +1,15 @@
-"""What a hook reads on stdin, per event: Claude Code's field names, snake_case, compact JSON.
+"""What happened, per event: the Wave (Claude Code) stdin, snake_case, compact JSON.
 
 Fields that are None are left out of the JSON (`last_assistant_message` when there is no text,
-for instance); lists are always present.
+for instance); lists are always present. Fields marked `exclude` are facts other dialects render
+(the instant, the model-visible tool result, the history, …): never part of the Wave stdin.
 """
 
+import time
+from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 PermissionMode = Literal["default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"]
 
@@ -20,8 +23,16 @@ def clip(text: str, limit: int = LONG_FIELD_LIMIT) -> str:
     return f"{text[:limit]}… [+{len(text) - limit} chars]"
 
 
+class Effort(BaseModel):
+    """Claude Code's `effort` field: the reasoning effort level the turn runs at."""
+
+    model_config = ConfigDict(frozen=True)
+
+    level: str
+
+
 class HookInput(BaseModel):
-    """Fields every event carries."""
+    """Fields every event carries (`prompt_id`: the user prompt whose turn fired it, if any)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
@@ -30,9 +41,14 @@ class HookInput(BaseModel):
     cwd: str
     hook_event_name: str
     permission_mode: PermissionMode = "default"
+    prompt_id: str | None = None
+    at: float = Field(default_factory=time.time, exclude=True)  # when it fired (epoch seconds)
 
     def to_stdin(self) -> bytes:
         return self.model_dump_json(exclude_none=True).encode("utf-8")
+
+
+History = Callable[[], list[dict[str, Any]]]  # the conversation so far as {role, content} dicts
 
 
 class PreToolUseInput(HookInput):
@@ -40,6 +56,7 @@ class PreToolUseInput(HookInput):
     tool_name: str
     tool_input: dict[str, Any]
     tool_use_id: str | None = None
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class PostToolUseInput(HookInput):
@@ -49,6 +66,9 @@ class PostToolUseInput(HookInput):
     tool_response: Any
     tool_use_id: str | None = None
     duration_ms: int | None = None
+    result_text: str | None = Field(default=None, exclude=True)  # what the model sees
+    blocked: bool = Field(default=False, exclude=True)  # a pre-tool hook kept it from running
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class PostToolUseFailureInput(HookInput):
@@ -59,11 +79,22 @@ class PostToolUseFailureInput(HookInput):
     is_interrupt: bool = False
     tool_use_id: str | None = None
     duration_ms: int | None = None
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class UserPromptSubmitInput(HookInput):
     hook_event_name: Literal["UserPromptSubmit"] = "UserPromptSubmit"
     prompt: str
+    message_count: int = Field(default=0, exclude=True)  # messages before this one
+
+
+class UserPromptTransformedInput(HookInput):
+    """The prompt as the model will get it (after every UserPromptSubmit hook), before it is
+    written to the history. No Wave (Claude Code) name: Copilot's `userPromptTransformed`."""
+
+    hook_event_name: Literal["UserPromptTransformed"] = "UserPromptTransformed"
+    prompt: str
+    transformed_prompt: str
 
 
 class BackgroundTask(BaseModel):
@@ -99,12 +130,15 @@ class StopInput(HookInput):
     last_assistant_message: str | None = None
     background_tasks: list[BackgroundTask] = []
     session_crons: list[SessionCron] = []
+    history: History | None = Field(default=None, exclude=True)
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class SubagentStartInput(HookInput):
     hook_event_name: Literal["SubagentStart"] = "SubagentStart"
     agent_id: str
     agent_type: str
+    prompt: str | None = Field(default=None, exclude=True)  # the task the subagent is given
 
 
 class SubagentStopInput(HookInput):
@@ -114,6 +148,7 @@ class SubagentStopInput(HookInput):
     agent_id: str
     agent_type: str
     agent_transcript_path: str | None = None
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class PermissionRequestInput(HookInput):
@@ -121,6 +156,10 @@ class PermissionRequestInput(HookInput):
     tool_name: str
     tool_input: dict[str, Any]
     permission_suggestions: list[dict[str, Any]] = []
+    # False: the permission mode lets the call run without a question (Copilot's
+    # permissionRequest still fires then; Wave's and Snow's hooks only hear of real questions).
+    asking: bool = Field(default=True, exclude=True)
+    effort: Effort | None = None  # Claude Code sends it on tool events and Stop
 
 
 class NotificationInput(HookInput):
@@ -135,6 +174,7 @@ class SessionStartInput(HookInput):
     source: Literal["startup", "resume", "clear", "compact"]
     model: str | None = None
     agent_type: str | None = None
+    history: History | None = Field(default=None, exclude=True)
 
 
 class SessionEndInput(HookInput):
@@ -146,6 +186,7 @@ class PreCompactInput(HookInput):
     hook_event_name: Literal["PreCompact"] = "PreCompact"
     trigger: Literal["manual", "auto"]
     custom_instructions: str = ""
+    history: History | None = Field(default=None, exclude=True)
 
 
 class PostCompactInput(HookInput):
@@ -168,3 +209,20 @@ class CwdChangedInput(HookInput):
     hook_event_name: Literal["CwdChanged"] = "CwdChanged"
     old_cwd: str
     new_cwd: str
+
+
+class ErrorInfo(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    message: str
+    name: str = "Error"
+    stack: str | None = None
+
+
+class ErrorOccurredInput(HookInput):
+    """A turn failed (the model call, for instance). No Wave name: Copilot's `errorOccurred`."""
+
+    hook_event_name: Literal["ErrorOccurred"] = "ErrorOccurred"
+    error: ErrorInfo
+    error_context: Literal["model_call", "tool_execution", "system", "user_input"] = "model_call"
+    recoverable: bool = True

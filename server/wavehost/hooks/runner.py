@@ -1,9 +1,10 @@
 """Runs one hook command as a real process and reports exactly what happened.
 
-`sh -c <command>` in its own process group (`plumbing.children`); the payload on stdin, then
-closed; stdout and stderr captured up to a cap each. On timeout the whole group gets SIGTERM,
-then SIGKILL after a short grace, and the result comes back at once even if a grandchild still
-holds the pipes.
+What to start is a `Launch` (argv, cwd, environment, timeout), which the hook's dialect decides;
+the Wave default is `sh -c <command>`. The process runs in its own process group
+(`plumbing.children`); the payload on stdin, then closed; stdout and stderr captured up to a cap
+each. On timeout the whole group gets SIGTERM, then SIGKILL after a short grace, and the result
+comes back at once even if a grandchild still holds the pipes.
 """
 
 import logging
@@ -25,7 +26,7 @@ SHELL = "/bin/sh"
 
 @dataclass(frozen=True, slots=True)
 class HookRun:
-    """The raw result of one hook process."""
+    """The raw result of one hook process (or of an action that starts none: Snow's context)."""
 
     handler: HookHandler
     exit_code: int | None
@@ -35,6 +36,25 @@ class HookRun:
     timeout: float
     timed_out: bool = False
     spawn_error: str | None = None
+    truncated: bool = False  # some output was over the cap and dropped
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """How to start one hook process."""
+
+    argv: tuple[str, ...]
+    cwd: Path
+    env: Mapping[str, str]
+    timeout: float  # seconds
+    output_cap: int = OUTPUT_CAP  # bytes kept per stream
+
+
+# The environment names hooks see, each with its Claude Code twin (docs/hooks.md lists them).
+SESSION_ID_VARS = ("WAVE_SESSION_ID", "CLAUDE_CODE_SESSION_ID")
+ENTRYPOINT_VARS = ("WAVE_ENTRYPOINT", "CLAUDE_CODE_ENTRYPOINT")
+EFFORT_VARS = ("WAVE_EFFORT", "CLAUDE_EFFORT")
+ENV_FILE_VARS = ("WAVE_ENV_FILE", "CLAUDE_ENV_FILE")
 
 
 @dataclass(frozen=True)
@@ -44,6 +64,10 @@ class HookContext:
     cwd: Path
     project_dir: Path | None = None
     base_env: Mapping[str, str] | None = None
+    session_id: str | None = None  # $CLAUDE_CODE_SESSION_ID / $WAVE_SESSION_ID
+    entrypoint: str | None = None  # $CLAUDE_CODE_ENTRYPOINT / $WAVE_ENTRYPOINT: who runs it
+    effort: str | None = None  # $CLAUDE_EFFORT / $WAVE_EFFORT
+    env_file: Path | None = None  # $CLAUDE_ENV_FILE / $WAVE_ENV_FILE (SessionStart hooks)
 
     def spawn_dir(self) -> Path:
         if self.cwd.is_dir() or self.project_dir is None:
@@ -58,11 +82,44 @@ class HookContext:
         env["WAVE_PROJECT_DIR"] = env["CLAUDE_PROJECT_DIR"] = root
         return env
 
-    def env_for(self, handler: HookHandler) -> dict[str, str]:
+    @cached_property
+    def _claude_env(self) -> dict[str, str]:
+        """The Wave (Claude Code) dialect's names on top: what Claude Code's hooks see."""
         env = dict(self._base_env)
+        env["CLAUDECODE"] = "1"  # hooks written for Claude Code check it to know where they run
+        for names, value in (
+            (SESSION_ID_VARS, self.session_id),
+            (ENTRYPOINT_VARS, self.entrypoint),
+            (EFFORT_VARS, self.effort),
+            (ENV_FILE_VARS, None if self.env_file is None else str(self.env_file)),
+        ):
+            for name in names:
+                if value is None:
+                    env.pop(name, None)  # never one inherited from whoever started wavehost
+                else:
+                    env[name] = value
+        return env
+
+    def env_for(self, handler: HookHandler, *, claude: bool = False) -> dict[str, str]:
+        env = dict(self._claude_env if claude else self._base_env)
         if handler.plugin_root is not None:
             env["WAVE_PLUGIN_ROOT"] = env["CLAUDE_PLUGIN_ROOT"] = str(handler.plugin_root)
         return env
+
+    @property
+    def root(self) -> Path:
+        """The session root: what relative hook `cwd`s resolve against."""
+        return self.project_dir if self.project_dir is not None else self.spawn_dir()
+
+
+def wave_launch(handler: HookHandler, context: HookContext) -> Launch:
+    """The Wave (Claude Code) way: `sh -c <command>` where the agent is, 600 s by default."""
+    return Launch(
+        (SHELL, "-c", handler.command),
+        context.spawn_dir(),
+        context.env_for(handler, claude=True),
+        handler.timeout or DEFAULT_TIMEOUT,
+    )
 
 
 async def run_hook(
@@ -71,18 +128,19 @@ async def run_hook(
     context: HookContext,
     *,
     output_cap: int = OUTPUT_CAP,
+    launch: Launch | None = None,
 ) -> HookRun:
     """Run one hook to completion (or timeout). Cancelling the caller kills the hook's group."""
-    timeout = handler.timeout or DEFAULT_TIMEOUT
+    launch = launch or wave_launch(handler, context)
+    timeout = launch.timeout
+    output_cap = min(output_cap, launch.output_cap)
     started = time.monotonic()
 
     def elapsed() -> float:
         return (time.monotonic() - started) * 1000
 
     try:
-        child = Child.spawn(
-            [SHELL, "-c", handler.command], cwd=context.spawn_dir(), env=context.env_for(handler)
-        )
+        child = Child.spawn(launch.argv, cwd=launch.cwd, env=launch.env)
     except OSError as err:
         message = f"could not start hook: {err.strerror or err}"
         return HookRun(handler, None, "", "", elapsed(), timeout, spawn_error=message)
@@ -95,6 +153,7 @@ async def run_hook(
         elapsed(),
         timeout,
         timed_out=done.timed_out,
+        truncated=done.truncated,
     )
     log.debug("hook %s exited %s in %.0f ms", handler.command, run.exit_code, run.duration_ms)
     return run

@@ -88,9 +88,17 @@ def _event_field(event: Event) -> Any:
     return NotRequired[Annotated[list[MatcherGroup], Field(description=description)]]
 
 
-# One key per event of the catalogue; any other key is an unknown event (config.py skips it).
-Hooks = TypedDict("Hooks", {event.name: _event_field(event) for event in Event})  # type: ignore[misc]
+# One key per event the Wave format names; any other key is an unknown event (the reader skips it).
+Hooks = TypedDict("Hooks", {e.name: _event_field(e) for e in Event if e.spec.wave})  # type: ignore[misc]
 with_config(_config("Hooks by event", extra="forbid"))(Hooks)
+
+
+@with_config(_config("Hook dialects", extra="forbid"))
+class HookDialects(TypedDict):
+    copilot: NotRequired[
+        Annotated[bool, Field(description="GitHub Copilot CLI hooks (.github/hooks, ~/.copilot)")]
+    ]
+    snow: NotRequired[Annotated[bool, Field(description="Snow CLI hooks (.snow/hooks, ~/.snow)")]]
 
 
 @with_config(_config("Wave settings"))
@@ -103,6 +111,12 @@ class HookSettings(TypedDict):
         Annotated[
             dict[str, bool],
             Field(description="Plugins whose hooks/hooks.json are loaded, by name"),
+        ]
+    ]
+    hookDialects: NotRequired[
+        Annotated[
+            HookDialects,
+            Field(description="User settings only: false turns that dialect's hook files off"),
         ]
     ]
 

@@ -9,13 +9,13 @@ back a handler for each of the table's client→server methods it owns.
 import asyncio
 import importlib
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from wavehost import __version__
-from wavehost.lsp import logs
+from wavehost.lsp import framing, logs
 from wavehost.lsp.converter import raw_converter
 from wavehost.protocol import table
 
@@ -78,6 +78,9 @@ class WaveServer(LanguageServer):
 
     def built(self, name: table.Feature) -> Feature | None:
         return self._features.get(name)
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        framing.start_io(self, stdin, stdout)  # bounded frames, every request answered
 
 
 def _handler(method: table.Method) -> Callable[[WaveServer, Any], Coroutine[Any, Any, Any]]:

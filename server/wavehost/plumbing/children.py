@@ -38,6 +38,7 @@ class Finished:
     stdout: str
     stderr: str
     timed_out: bool
+    truncated: bool = False  # some output was over the cap and dropped
 
 
 class Capture:
@@ -210,4 +211,10 @@ async def run_child(
     finally:
         await child.killed()  # the caller was cancelled: the user interrupted
         child.close()
-    return Finished(process.returncode, out.text(), err.text(), timed_out)
+    return Finished(
+        process.returncode,
+        out.text(),
+        err.text(),
+        timed_out,
+        truncated=bool(out.dropped or err.dropped),
+    )

@@ -12,6 +12,7 @@ from wavehost.settings.prefill import Prefill
 from wavehost.wire import WireModel
 
 HookSource = FileSource
+HookDialect = Literal["wave", "copilot", "snow"]
 
 
 class ProjectInfo(WireModel):
@@ -27,6 +28,7 @@ class ConfigFileEntry(WireModel):
     read_only: bool
     error: str | None = None
     plugin: str | None = None
+    dialect: HookDialect = Field(default="wave", description="Whose format the file is in")
     untrusted: bool | None = Field(
         default=None,
         description="True: a project file of an untrusted workspace; it is listed, nothing in it "
@@ -48,6 +50,7 @@ class ConfigFileEntry(WireModel):
             read_only=file.read_only,
             error=file.error,
             plugin=file.plugin,
+            dialect=file.dialect,
             untrusted=file.untrusted or None,
             ignored_settings=list(file.ignored) or None,
         )
@@ -59,9 +62,16 @@ class HookEntry(WireModel):
     path: str
     pointer: str = Field(description="Where the handler is in its file (JSON pointer)")
     read_only: bool
-    event: str
+    event: str = Field(description="The event as the file names it (`preToolUse`, `onStop`, …)")
+    catalogue_event: str = Field(
+        description="The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`)"
+    )
     matcher: str | None = None
-    type: Literal["command"] = "command"
+    type: Literal["command", "prompt", "context"] = Field(
+        default="command",
+        description="Snow's `prompt` (asks the user) and `context` (static text) actions run "
+        "no command; `command` holds their text",
+    )
     command: str
     timeout: float | None = None
     async_: bool | None = Field(default=None, alias="async")
@@ -69,8 +79,11 @@ class HookEntry(WireModel):
     status_message: str | None = None
     description: str | None = None
     plugin: str | None = None
-    dialect: Literal["wave"] = "wave"
+    dialect: HookDialect = Field(default="wave", description="Whose format its file is in")
     untrusted: bool | None = None
+    disabled: bool | None = Field(
+        default=None, description="Listed but never run (a Snow action without `enabled: true`)"
+    )
 
     @classmethod
     def of(cls, listed: ListedHook) -> Self:
@@ -81,8 +94,10 @@ class HookEntry(WireModel):
             path=str(listed.path),
             pointer=handler.pointer,
             read_only=listed.read_only,
-            event=handler.event.name,
+            event=handler.event_name,
+            catalogue_event=handler.event.name,
             matcher=handler.matcher.source,
+            type=handler.kind,
             command=handler.command,
             timeout=handler.timeout,
             async_=handler.is_async or None,
@@ -90,7 +105,9 @@ class HookEntry(WireModel):
             status_message=handler.status_message,
             description=handler.description,
             plugin=handler.plugin,
+            dialect=handler.dialect,
             untrusted=handler.untrusted or None,
+            disabled=handler.disabled or None,
         )
 
 

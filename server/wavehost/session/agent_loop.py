@@ -110,7 +110,7 @@ class AgentLoop:
         async with aclosing(self.context.provider.stream(request)) as events:
             async for event in events:
                 if isinstance(event, TextDelta):
-                    assistant.add_text(event.text)
+                    assistant.add_text(event.text, starts_block=event.starts_block)
                     self.conversation.changed(assistant, persist=False)
                 else:
                     block = ToolBlock(id=event.id, name=event.name, input=event.input)

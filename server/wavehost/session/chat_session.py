@@ -25,8 +25,8 @@ import anyio
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
-from wavehost.hooks.config import load_hook_config
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
+from wavehost.hooks.sources import load_hook_config
 from wavehost.plumbing.task_group import OwnedTaskGroup
 from wavehost.session import compaction, transcript
 from wavehost.session.actor import Actor

@@ -82,7 +82,7 @@ class SessionHooks:
         context = HookContext(cwd=Path(payload.cwd), project_dir=self.root)
         shown = tuple(
             h.status_message
-            for h in self.engine.matching(event_of(payload), subject_of(payload))
+            for h in self.engine.matching(event_of(payload), subject_of(payload), payload)
             if h.status_message and not h.in_background
         )
         if not shown:

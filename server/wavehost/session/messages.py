@@ -120,9 +120,9 @@ class AssistantMessage(SessionModel):
         """Its text blocks joined with newlines and trimmed (Stop's `last_assistant_message`)."""
         return "\n".join(b.text for b in self.blocks if isinstance(b, TextBlock)).strip()
 
-    def add_text(self, delta: str) -> None:
+    def add_text(self, delta: str, *, starts_block: bool = False) -> None:
         last = self.blocks[-1] if self.blocks else None
-        if isinstance(last, TextBlock):
+        if isinstance(last, TextBlock) and not starts_block:
             last.text += delta
         else:
             self.blocks.append(TextBlock(text=delta))

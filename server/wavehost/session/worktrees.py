@@ -26,6 +26,7 @@ from wavehost.session.tools.base import ToolError, Workspace
 log = logging.getLogger(__name__)
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+CREATE, REMOVE = Event.WorktreeCreate.name, Event.WorktreeRemove.name  # as messages name them
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,10 @@ class Worktrees:
     async def _create_by_hook(self, name: str, workspace: Workspace) -> ActiveWorktree:
         outcome = await self.hooks.fire(p.WorktreeCreateInput(**self.hooks.common(), name=name))
         if outcome.blocked or outcome.worktree_path is None:
-            raise ToolError(outcome.reason or f"{Event.WorktreeCreate.name} hook failed")
+            raise ToolError(outcome.reason or f"{CREATE} hooks printed no worktree path")
         path = workspace.resolve(outcome.worktree_path)
         if not path.is_dir():
-            raise ToolError(f"WorktreeCreate hook printed a path that is not a directory: {path}")
+            raise ToolError(f"{CREATE} hook printed a path that is not a directory: {path}")
         return ActiveWorktree(name, path, workspace.cwd, by_hook=True)
 
     async def _create_with_git(self, name: str, workspace: Workspace) -> ActiveWorktree:
@@ -107,12 +108,12 @@ class Worktrees:
     async def _remove_by_hook(self, active: ActiveWorktree) -> str:
         if not self.hooks.take_over(Event.WorktreeRemove):
             return (
-                f"Left worktree {active.path}. A WorktreeCreate hook made it and no WorktreeRemove "
+                f"Left worktree {active.path}. A {CREATE} hook made it and no {REMOVE} "
                 "hook is configured, so it was left in place."
             )
         payload = p.WorktreeRemoveInput(**self.hooks.common(), worktree_path=str(active.path))
         await self.hooks.fire(payload)  # failures are only logged (catalogue: failures_logged_only)
-        return f"Left worktree {active.path}; the WorktreeRemove hooks were asked to remove it."
+        return f"Left worktree {active.path}; the {REMOVE} hooks were asked to remove it."
 
     async def _remove_with_git(self, active: ActiveWorktree, discard_changes: bool) -> str:
         if active.path.is_dir():

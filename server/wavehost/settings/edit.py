@@ -1,9 +1,10 @@
 """Deleting one hook from its settings file, safely.
 
 Under the folder's lock the file is read (bounded, like every config read) and the entry looked
-up by its id: if it changed, moved, or lost an identical twin since it was listed, nothing is
-written (`conflict`). The entry is cut out of the text (`jsontext`), so every other byte stays,
-a byte-order mark too; a group left without handlers and an event left without groups go too.
+up by its id, read as its dialect reads the file: if it changed, moved, or lost an identical twin
+since it was listed, nothing is written (`conflict`). The entry is cut out of the text
+(`jsontext`), so every other byte stays, a byte-order mark too; a group (matcher group, Snow
+rule) left without hooks and an event left without entries go too.
 The result replaces the file only if the file is still the version that was read (`files`): an
 editor that does not take the lock may have written meanwhile; then the delete starts over from
 the new text, a few times, before it answers `conflict`.
@@ -15,7 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from wavehost.hooks.config import HookHandler, handlers_in
+from wavehost.hooks.config import HookHandler
+from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.jsonpointer import pointer_split
 from wavehost.hooks.safe_read import JsonRead, read_json
 from wavehost.settings.errors import SettingsError
@@ -84,33 +86,45 @@ def _read(target: Path, listed: Path) -> JsonRead:
     raise SettingsError("malformedConfig", message, listed)
 
 
-def _document(read: JsonRead, listed: Path) -> dict[str, Any]:
-    if not isinstance(read.document, dict):
+def _document(read: JsonRead, listed: Path) -> Any:
+    if not isinstance(read.document, dict | list):
         message = f"{listed} must contain a JSON object; fix it before deleting hooks from it."
         raise SettingsError("malformedConfig", message, listed)
     return read.document
 
 
-def _removal_path(document: dict[str, Any], handler: HookHandler) -> list[Key]:
-    """What to cut: the handler, or its group if it is the last handler, or the whole event."""
+def _at(document: Any, parts: list[Key]) -> Any:
+    """The value at `parts` (the handler's own file was re-read, so the path is there)."""
+    node = document
+    for part in parts:
+        node = node[part]
+    return node
+
+
+def _removal_path(document: Any, handler: HookHandler) -> list[Key]:
+    """What to cut: the hook; its group (matcher group, Snow rule) when it is the group's last
+    hook; and then the event's list when that is left empty — unless the list is the file's own
+    top level (a Snow file keeps `[]` or `{"<type>": []}`)."""
     assert handler.path is not None
     assert handler.source != "programmatic"
-    if not any(h.id == handler.id for h in handlers_in(handler.source, handler.path, document)):
+    now = DIALECTS[handler.dialect].handlers_in(handler.source, handler.path, document)
+    if not any(h.id == handler.id for h in now):
         raise SettingsError(
             "conflict",
             f"This hook changed or moved in {handler.path} since the list was loaded. {RELOAD}",
             handler.path,
         )
-    # The id is still there, so the pointer leads to a valid handler in a valid group.
-    parts = pointer_split(handler.pointer)
-    _, event, group_index, _, _ = parts
-    groups = document["hooks"][event]
-    if len(groups[group_index]["hooks"]) > 1:
-        return parts
-    return parts[:3] if len(groups) > 1 else parts[:2]
+    # The id is still there, so the pointers lead to that hook in its group.
+    path = pointer_split(handler.pointer)
+    if handler.group_pointer is not None and len(_at(document, path[:-1])) == 1:
+        path = pointer_split(handler.group_pointer)  # its last hook: the group goes with it
+    container = path[:-1]
+    if len(container) >= 2 and len(_at(document, container)) == 1:
+        path = container  # the event is left without entries: its key goes too
+    return path
 
 
-def _edited(text: str, document: dict[str, Any], path: list[Key], listed: Path) -> str:
+def _edited(text: str, document: Any, path: list[Key], listed: Path) -> str:
     """`text` without the member; it must mean exactly the old document minus it (else no write)."""
     parent: Any = document
     for key in path[:-1]:

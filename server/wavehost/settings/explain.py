@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from wavehost.hooks.config import HookConfig, HookHandler
+from wavehost.hooks.dialects.wave.matcher import WaveMatcher
 from wavehost.hooks.engine import HookEngine, dedupe_key
 from wavehost.settings.runlog import EventSeen, RunLog
 
@@ -66,7 +67,7 @@ def _case_hint(handler: HookHandler, subject: str) -> tuple[CaseVerdict, str | N
     for name in names:
         if name.lower() == subject.lower():
             return "caseMismatch", name
-    pattern = matcher.pattern
+    pattern = matcher.pattern if isinstance(matcher, WaveMatcher) else None
     if pattern is not None and re.compile(pattern.pattern, re.IGNORECASE).search(subject):
         return "caseMismatch", pattern.pattern
     return "noMatch", None
@@ -126,10 +127,9 @@ def explain(
         if any(h.id == handler.id for h in chosen):
             verdict: CaseVerdict = "fired"
             hint = None
-            if handler.matcher.pattern is not None and not handler.matcher.pattern.fullmatch(
-                subject
-            ):
-                verdict, hint = "partialMatch", handler.matcher.pattern.pattern
+            pattern = handler.matcher.pattern if isinstance(handler.matcher, WaveMatcher) else None
+            if pattern is not None and not pattern.fullmatch(subject):
+                verdict, hint = "partialMatch", pattern.pattern
         elif handler.matcher.matches(subject):
             verdict, hint = "deduplicated", None
             lost_to_dedupe.append(subject)

@@ -119,9 +119,11 @@ def replace_if_unchanged(path: Path, expected: FileVersion, data: bytes) -> bool
     False means the file changed since it was read: nothing was changed, re-read and redo.
     Readers see the old file or the new one, never a mix.
     """
+    if not expected.matches(path):  # changed while the new text was made: no need to write
+        return False
     temp, ours = write_temp(path, data, os.stat(path))
     try:
-        if not expected.matches(path):  # changed while the new text was made: no need to try
+        if not expected.matches(path):  # changed while the temp file was written
             return False
         if not _exchange(temp, path):  # no atomic exchange here: check, then rename
             os.replace(temp, path)

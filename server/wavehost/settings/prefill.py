@@ -41,15 +41,21 @@ def edit_hook_prompt(handler: HookHandler, english: bool) -> str:
     spec = handler.event.spec
     timeout = f"{handler.timeout:g}" if handler.timeout is not None else None
     if english:
-        parts = [f"{handler.event.name} ({spec.summary_en})"]
+        parts = [f"{_event(handler)} ({spec.summary_en})"]
         parts += [f"matcher {handler.matcher.source}"] if handler.matcher.source else []
         parts += [f"command `{handler.command}`"]
         parts += [f"timeout {timeout} s"] if timeout else []
         parts += ["async"] if handler.in_background else []
         return f"{EDIT_EN}\nHook to edit: {', '.join(parts)}; config file {handler.path}"
-    parts = [f"{handler.event.name}（{spec.summary_zh}）"]
+    parts = [f"{_event(handler)}（{spec.summary_zh}）"]
     parts += [f"匹配 {handler.matcher.source}"] if handler.matcher.source else []
     parts += [f"命令 `{handler.command}`"]
     parts += [f"超时 {timeout} 秒"] if timeout else []
     parts += ["异步"] if handler.in_background else []
     return f"{EDIT_ZH}\n要编辑的钩子：{'，'.join(parts)}；配置文件 {handler.path}"
+
+
+def _event(handler: HookHandler) -> str:
+    """The event as its file names it, and whose format that is when not Wave's."""
+    dialect = {"copilot": "Copilot CLI", "snow": "Snow CLI"}.get(handler.dialect)
+    return f"{handler.event_name} [{dialect}]" if dialect else handler.event_name

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wavehost.hooks.catalogue import event_of
-from wavehost.hooks.outcome import interpret, subject_of
+from wavehost.hooks.dialects import DIALECTS
+from wavehost.hooks.outcome import subject_of
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookRun
 from wavehost.plumbing.atomic import write_temp
@@ -129,7 +130,7 @@ class RunLog:
             duration_ms=round(run.duration_ms, 1),
             timed_out=run.timed_out,
             spawn_error=run.spawn_error,
-            blocked=interpret(payload, [run]).blocked,
+            blocked=DIALECTS[run.handler.dialect].interpret(payload, [run]).blocked,
             stdout=first_lines(run.stdout),
             stderr=first_lines(run.stderr),
         )

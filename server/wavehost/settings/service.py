@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from wavehost import paths
-from wavehost.hooks.config import ConfigFile, HookConfig, HookHandler, load_hook_config
+from wavehost.hooks.config import ConfigFile, HookConfig, HookHandler
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.safe_read import is_regular_file
+from wavehost.hooks.sources import load_hook_config
 from wavehost.language import language_of
 from wavehost.settings.edit import RELOAD, delete_handler
 from wavehost.settings.errors import SettingsError
@@ -166,7 +167,7 @@ class SettingsService:
 
     def _inputs_of(self, config: HookConfig) -> Inputs:
         files = frozenset(f.path for f in config.files if f.source != "programmatic")
-        return Inputs(files, frozenset({paths.plugins_dir(self.home)}))
+        return Inputs(files, frozenset({paths.plugins_dir(self.home)}) | config.directories)
 
     def _lookup(self, hook_id: str) -> ListedHook:
         with self._lock:

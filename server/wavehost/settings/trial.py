@@ -4,7 +4,8 @@ The sample is built from the event's payload model in the catalogue (every requi
 value of its type; the field the matcher tests gets a value this hook's matcher accepts, taken
 from the project's recent real events when there are some). The person may edit it; it is
 validated with the same model before the hook runs. The result is the raw run and what the agent
-would do with it (`interpret`, the engine's own function), and it goes into the run log.
+would do with it (its dialect's `interpret`, the engine's own function), and it goes into the
+run log.
 """
 
 import dataclasses
@@ -18,7 +19,8 @@ from pydantic import BaseModel, ValidationError
 
 from wavehost import paths
 from wavehost.hooks.config import HookHandler
-from wavehost.hooks.outcome import Outcome, interpret
+from wavehost.hooks.dialects import DIALECTS
+from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, run_hook
 from wavehost.settings.errors import SettingsError
@@ -164,4 +166,10 @@ async def run_trial(
     run = await run_hook(limited, stdin, context)
     run = dataclasses.replace(run, handler=handler)
     record = run_log.ran(payload, run, trigger="test")
-    return TrialResult(stdin.decode("utf-8"), run, interpret(payload, [run]), record, timeout)
+    return TrialResult(
+        stdin.decode("utf-8"),
+        run,
+        DIALECTS[handler.dialect].interpret(payload, [run]),
+        record,
+        timeout,
+    )

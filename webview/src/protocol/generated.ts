@@ -386,6 +386,10 @@ export interface ConfigFileEntry {
   error: string | null;
   plugin: string | null;
   /**
+   * Whose format the file is in
+   */
+  dialect: "wave" | "copilot" | "snow";
+  /**
    * True: a project file of an untrusted workspace; it is listed, nothing in it is applied
    */
   untrusted: boolean | null;
@@ -488,9 +492,19 @@ export interface HookEntry {
    */
   pointer: string;
   readOnly: boolean;
+  /**
+   * The event as the file names it (`preToolUse`, `onStop`, …)
+   */
   event: string;
+  /**
+   * The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`)
+   */
+  catalogueEvent: string;
   matcher: string | null;
-  type: "command";
+  /**
+   * Snow's `prompt` (asks the user) and `context` (static text) actions run no command; `command` holds their text
+   */
+  type: "command" | "prompt" | "context";
   command: string;
   timeout: number | null;
   async: boolean | null;
@@ -498,8 +512,15 @@ export interface HookEntry {
   statusMessage: string | null;
   description: string | null;
   plugin: string | null;
-  dialect: "wave";
+  /**
+   * Whose format its file is in
+   */
+  dialect: "wave" | "copilot" | "snow";
   untrusted: boolean | null;
+  /**
+   * Listed but never run (a Snow action without `enabled: true`)
+   */
+  disabled: boolean | null;
 }
 /**
  * One recorded run of a hook (output cut to its first lines).
@@ -733,9 +754,23 @@ export interface Outcome {
   permissionDecision: ("allow" | "deny" | "ask") | null;
   permissionReason: string | null;
   decidedBy: HookRef | null;
+  permissionAlways: boolean;
   compactInstructions: string | null;
   worktreePath: string | null;
   reason: string | null;
+  updatedInput: {
+    [k: string]: unknown | undefined;
+  } | null;
+  toolResult: string | null;
+  halt: boolean;
+  prompt: string | null;
+  promptPrefix: string[];
+  promptSuffix: string[];
+  pendingContext: string | null;
+  clearPending: boolean;
+  response: string | null;
+  answer: QuestionAnswer | null;
+  askUser: string | null;
   logs: string[];
   runs: RunSummary[];
 }
@@ -755,6 +790,16 @@ export interface Notice {
   hook: HookRef | null;
 }
 /**
+ * An AskUserQuestion answered without asking (Snow's askuser auto-answer).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "QuestionAnswer".
+ */
+export interface QuestionAnswer {
+  selected: string[];
+  customInput: string | null;
+}
+/**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "RunSummary".
  */
@@ -764,6 +809,7 @@ export interface RunSummary {
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
+  dialect: string;
 }
 /**
  * One recorded run of a hook (output cut to its first lines).
@@ -876,9 +922,23 @@ export interface Outcome1 {
   permissionDecision: ("allow" | "deny" | "ask") | null;
   permissionReason: string | null;
   decidedBy: HookRef | null;
+  permissionAlways: boolean;
   compactInstructions: string | null;
   worktreePath: string | null;
   reason: string | null;
+  updatedInput: {
+    [k: string]: unknown | undefined;
+  } | null;
+  toolResult: string | null;
+  halt: boolean;
+  prompt: string | null;
+  promptPrefix: string[];
+  promptSuffix: string[];
+  pendingContext: string | null;
+  clearPending: boolean;
+  response: string | null;
+  answer: QuestionAnswer | null;
+  askUser: string | null;
   logs: string[];
   runs: RunSummary[];
 }
@@ -1350,6 +1410,11 @@ export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField:
     "zh": "提交提示词时，在模型处理之前",
     "matcherField": null
   },
+  "UserPromptTransformed": {
+    "en": "After a prompt became the model's input, before it joins the history",
+    "zh": "提示转为模型输入后、写入历史前",
+    "matcherField": null
+  },
   "Stop": {
     "en": "When the agent finishes its reply; can make it continue",
     "zh": "智能体完成回复时；可让其继续",
@@ -1408,6 +1473,11 @@ export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField:
   "CwdChanged": {
     "en": "When the working directory changes",
     "zh": "工作目录变化时",
+    "matcherField": null
+  },
+  "ErrorOccurred": {
+    "en": "When a turn fails with an error",
+    "zh": "执行出错时",
     "matcherField": null
   }
 };

@@ -24,6 +24,7 @@ import type { RpcClient } from "../transport/rpc";
 import { HooksActions } from "./actions";
 import { type InspectorTab, type WaveHookInspector, when } from "./inspector";
 import {
+  DIALECT_NAMES,
   SOURCES,
   type BrokenFile,
   type EventGroup,
@@ -805,11 +806,15 @@ export class WaveHooksPage extends LitElement {
   private renderHook(hook: HookEntry): TemplateResult {
     const name = this.view.names.get(hook.id) ?? hookName(hook);
     const changeable = canChange(hook);
-    const off = Boolean(this.list?.hooksDisabledBy) || Boolean(hook.untrusted);
+    const off = Boolean(this.list?.hooksDisabledBy) || Boolean(hook.untrusted) || hook.disabled;
+    const { dialect, type: kind } = hook;
     const idle = !this.connected;
     return html`
-      <li class="hook ${off ? "off" : ""}" tabindex="-1" data-hook-id=${hook.id} data-event=${hook.event} aria-label=${name}>
+      <li class="hook ${off ? "off" : ""}" tabindex="-1" data-hook-id=${hook.id} data-event=${hook.event} data-dialect=${dialect} aria-label=${name}>
         <div class="hook-head">
+          <span class="chip dialect" data-testid="dialect">${t("row.dialect", { name: DIALECT_NAMES[dialect] })}</span>
+          ${kind !== "command" ? html`<span class="chip">${t(`row.kind.${kind}`)}</span>` : nothing}
+          ${hook.disabled ? html`<span class="chip warn">${t("row.switchedOff")}</span>` : nothing}
           <span class="chip" title=${t("row.matcher")}>${t("row.matcher")}: ${hook.matcher || t("row.matcherAll")}</span>
           ${hook.plugin ? html`<span class="chip">${t("row.plugin", { name: hook.plugin })}</span>` : nothing}
           ${hook.untrusted ? html`<span class="chip warn">${t("row.untrusted")}</span>` : nothing}

@@ -167,6 +167,13 @@ export function eventsOf(view: SourceView): string[] {
   return [...seen].filter(Boolean).sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }
 
+/** Whose hook format a row's file is in, as the page names it. */
+export const DIALECT_NAMES: Record<HookEntry["dialect"], string> = {
+  wave: "Wave",
+  copilot: "Copilot CLI",
+  snow: "Snow CLI",
+};
+
 export function eventSummary(event: string, lang: Lang): string {
   const entry = HOOK_EVENTS[event];
   return entry ? entry[lang] : "";

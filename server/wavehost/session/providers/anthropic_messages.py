@@ -66,9 +66,13 @@ class AnthropicProvider:
                 messages=messages,
                 tools=tools,
             ) as stream:
+                new_block = False  # the model's text blocks stay blocks (Stop joins them by \n)
                 async for event in stream:
-                    if event.type == "content_block_delta" and event.delta.type == "text_delta":
-                        yield TextDelta(event.delta.text)
+                    if event.type == "content_block_start" and event.content_block.type == "text":
+                        new_block = True
+                    elif event.type == "content_block_delta" and event.delta.type == "text_delta":
+                        yield TextDelta(event.delta.text, starts_block=new_block)
+                        new_block = False
                     elif event.type == "content_block_stop":
                         block = event.content_block
                         if block.type == "tool_use":

@@ -33,6 +33,7 @@ class ModelRequest:
 @dataclass(frozen=True, slots=True)
 class TextDelta:
     text: str
+    starts_block: bool = False  # the first piece of a new text block of the model's message
 
 
 StreamEvent = TextDelta | ToolCall

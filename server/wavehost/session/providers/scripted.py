@@ -29,12 +29,24 @@ class ScriptedToolCall(BaseModel):
 class ScriptedTurn(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    text: str = ""
+    text: str | list[str] = ""  # a list: several text blocks
     tool_calls: list[ScriptedToolCall] = Field(default=[], alias="toolCalls")
 
-    def chunks(self, size: int = 16) -> list[str]:
-        """The text in small pieces, the way a model streams it."""
-        return [self.text[i : i + size] for i in range(0, len(self.text), size)]
+    def texts(self) -> list[str]:
+        """The text blocks, empty ones left out."""
+        return [t for t in ([self.text] if isinstance(self.text, str) else self.text) if t]
+
+    def joined(self) -> str:
+        """All text in one piece (a wire protocol without text blocks)."""
+        return "".join(self.texts())
+
+    def chunks(self, size: int = 16) -> list[TextDelta]:
+        """The text in small pieces, the way a model streams it, block by block."""
+        return [
+            TextDelta(text[i : i + size], starts_block=i == 0)
+            for text in self.texts()
+            for i in range(0, len(text), size)
+        ]
 
 
 _TURNS = TypeAdapter(list[ScriptedTurn])
@@ -71,6 +83,6 @@ class ScriptedProvider:
         turn = self.turns[index]
         for chunk in turn.chunks():
             await anyio.lowlevel.checkpoint()  # let updates flow as with a real stream
-            yield TextDelta(chunk)
+            yield chunk
         for call in turn.tool_calls:
             yield ToolCall(call.id, call.name, call.input)

@@ -17,10 +17,13 @@ ToolKind = Literal["read", "edit", "execute"]  # what the permission mode looks 
 
 @dataclass
 class Workspace:
-    """Where tools act. `cwd` follows the shell's `cd`; `root` never moves."""
+    """Where tools act. `cwd` follows the shell's `cd`; `root` never moves. `env_file` is the
+    session's `CLAUDE_ENV_FILE`: `export` lines SessionStart hooks wrote there hold for every
+    Bash command."""
 
     root: Path
     cwd: Path
+    env_file: Path | None = None
 
     def resolve(self, path: str) -> Path:
         candidate = Path(path).expanduser()

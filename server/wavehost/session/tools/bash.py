@@ -20,6 +20,9 @@ DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
 MODEL_OUTPUT_LIMIT = 30_000  # characters of output the model sees
 CWD_FILE_VAR = "WAVE_BASH_CWD_FILE"
+ENV_FILE_VAR = "WAVE_BASH_ENV_FILE"
+# Source the session's env file (hooks' `export` lines) first, as Claude Code does.
+SOURCE_ENV_FILE = f'if [ -f "${ENV_FILE_VAR}" ]; then . "${ENV_FILE_VAR}"; fi\n'
 
 
 class BashInput(ToolInput):
@@ -29,6 +32,18 @@ class BashInput(ToolInput):
         None, ge=1, le=MAX_TIMEOUT_MS, description="Timeout in milliseconds (max 600000)"
     )
     run_in_background: bool = Field(False, description="Run the command in the background")
+
+
+IMAGE_PREFIX = "data:image/"  # output that is an image (a data URI), as Claude Code detects it
+# Commands that print nothing when they succeed (Claude Code's `noOutputExpected`).
+SILENT_COMMANDS = frozenset(
+    {"cd", "mkdir", "touch", "mv", "cp", "rm", "rmdir", "chmod", "chown", "ln", "export", "true"}
+)
+
+
+def _silent(command: str) -> bool:
+    words = command.split()
+    return bool(words) and words[0] in SILENT_COMMANDS
 
 
 def _clip(text: str) -> str:
@@ -65,7 +80,12 @@ class Bash(Tool[BashInput]):
         os.close(fd)
         try:
             env = {**os.environ, CWD_FILE_VAR: cwd_file}
-            script = f'trap \'printf %s "$PWD" > "${CWD_FILE_VAR}"\' EXIT\n{args.command}'
+            prelude = ""
+            if workspace.env_file is not None:
+                env[ENV_FILE_VAR] = str(workspace.env_file)
+                prelude = SOURCE_ENV_FILE
+            trap = f'trap \'printf %s "$PWD" > "${CWD_FILE_VAR}"\' EXIT\n'
+            script = f"{prelude}{trap}{args.command}"
             timeout_ms = args.timeout or DEFAULT_TIMEOUT_MS
             done = await run_shell(script, workspace.spawn_dir(), env, timeout_ms / 1000)
             new_cwd = await anyio.Path(cwd_file).read_text(encoding="utf-8", errors="replace")
@@ -74,7 +94,13 @@ class Bash(Tool[BashInput]):
         if new_cwd:
             workspace.cwd = Path(new_cwd)
         output = "\n".join(part.rstrip("\n") for part in (done.stdout, done.stderr) if part)
-        response = {"stdout": done.stdout, "stderr": done.stderr, "interrupted": done.timed_out}
+        response = {
+            "stdout": done.stdout,
+            "stderr": done.stderr,
+            "interrupted": done.timed_out,
+            "isImage": done.stdout.startswith(IMAGE_PREFIX),
+            "noOutputExpected": _silent(args.command),
+        }
         if done.timed_out:
             return ToolResult.failure(
                 _clip(f"Command timed out after {timeout_ms / 1000:g} s\n{output}".rstrip()),

@@ -10,6 +10,7 @@ import anyio
 from pydantic import Field
 
 from wavehost.session.tools.base import Tool, ToolError, ToolInput, ToolResult, Workspace
+from wavehost.session.tools.patch import structured_patch
 
 DEFAULT_READ_LINES = 2000
 MAX_LINE_CHARS = 2000
@@ -73,28 +74,41 @@ class Read(_FileTool[ReadInput]):
             shown = f"<system-reminder>The file has only {len(lines)} lines.</system-reminder>"
         else:
             shown = _numbered(chosen, start)
-        return ToolResult.success(
-            shown,
-            filePath=str(path),
-            content="\n".join(chosen),
-            numLines=len(chosen),
-            startLine=start,
-            totalLines=len(lines),
-        )
+        file = {
+            "filePath": str(path),
+            "content": "\n".join(chosen),
+            "numLines": len(chosen),
+            "startLine": start,
+            "totalLines": len(lines),
+        }
+        # Claude Code's shape ({type, file: {…}}), with the seed's success and filePath on top
+        return ToolResult.success(shown, filePath=str(path), type="text", file=file)
 
 
 class WriteInput(_FileInput):
     content: str = Field(description="The content to write to the file")
 
 
-def _write(path: Path, content: str) -> bool:
-    """Write the file (making its directories); True if it existed before."""
-    existed = path.exists()
+def _write(path: Path, content: str) -> str | None:
+    """Write the file (making its directories); what it held before (None: it was new)."""
     if path.is_dir():
         raise ToolError(f"EISDIR: {path} is a directory")
+    original = _read_text(path) if path.exists() else None
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content, encoding="utf-8")
-    return existed
+    return original
+
+
+def _change(path: Path, original: str | None, content: str) -> dict[str, Any]:
+    """The `tool_response` fields Claude Code gives Write and Edit hooks."""
+    return {
+        "filePath": str(path),
+        "type": "create" if original is None else "update",
+        "content": content,
+        "originalFile": original,
+        "structuredPatch": structured_patch(original or "", content),
+        "userModified": False,  # nobody edits the change before it is applied here
+    }
 
 
 class Write(_FileTool[WriteInput]):
@@ -105,15 +119,13 @@ class Write(_FileTool[WriteInput]):
 
     async def run(self, args: WriteInput, workspace: Workspace) -> ToolResult:
         path = workspace.resolve(args.file_path)
-        existed = await anyio.to_thread.run_sync(_write, path, args.content)
+        original = await anyio.to_thread.run_sync(_write, path, args.content)
         text = (
             f"The file {path} has been updated."
-            if existed
+            if original is not None
             else f"File created successfully at: {path}"
         )
-        return ToolResult.success(
-            text, filePath=str(path), type="update" if existed else "create", content=args.content
-        )
+        return ToolResult.success(text, **_change(path, original, args.content))
 
 
 class EditInput(_FileInput):
@@ -122,14 +134,14 @@ class EditInput(_FileInput):
     replace_all: bool = Field(False, description="Replace every occurrence of old_string")
 
 
-def _edit(path: Path, args: EditInput) -> int:
-    """Apply the edit; the number of replacements made."""
+def _edit(path: Path, args: EditInput) -> tuple[int, str | None, str]:
+    """Apply the edit: the number of replacements made, the text before and after."""
     if args.old_string == args.new_string:
         raise ToolError("No changes to make: old_string and new_string are exactly the same.")
     if not path.exists():
         if args.old_string == "":  # Claude Code: an empty old_string creates the file
             _write(path, args.new_string)
-            return 1
+            return 1, None, args.new_string
         raise ToolError(f"File does not exist: {path}")
     text = _read_text(path)
     if args.old_string == "":
@@ -144,8 +156,9 @@ def _edit(path: Path, args: EditInput) -> int:
             f"please provide more context to uniquely identify the instance.\n"
             f"String: {args.old_string}"
         )
-    path.write_text(text.replace(args.old_string, args.new_string), encoding="utf-8")
-    return count
+    edited = text.replace(args.old_string, args.new_string)
+    path.write_text(edited, encoding="utf-8")
+    return count, text, edited
 
 
 class Edit(_FileTool[EditInput]):
@@ -159,10 +172,10 @@ class Edit(_FileTool[EditInput]):
 
     async def run(self, args: EditInput, workspace: Workspace) -> ToolResult:
         path = workspace.resolve(args.file_path)
-        count = await anyio.to_thread.run_sync(_edit, path, args)
+        count, original, edited = await anyio.to_thread.run_sync(_edit, path, args)
         return ToolResult.success(
             f"The file {path} has been updated ({count} replacement{'s' * (count != 1)}).",
-            filePath=str(path),
+            **_change(path, original, edited),
             oldString=args.old_string,
             newString=args.new_string,
             replaceAll=args.replace_all,

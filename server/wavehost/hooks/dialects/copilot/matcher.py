@@ -1,0 +1,85 @@
+"""Copilot CLI's matchers (seed 002 "Matcher"; the observed contract where the seed is silent).
+
+Native (camelCase events and the non-tool PascalCase ones): a full-match, case-sensitive regex,
+`^(?:PATTERN)$`, tested against the event's field in Copilot's words (`bash`, not `Bash`). An
+invalid regex or an empty matcher skips the hook (`compile_matcher` raises). PascalCase
+`PreToolUse` / `PostToolUse` / `PostToolUseFailure` / `PermissionRequest` match Claude-style:
+`*` and `**` match everything; a name or `A|B` list matches the Claude name or the runtime name;
+anything else is a regex tested against the Claude name only. On events Copilot does not match
+on, a matcher means nothing.
+"""
+
+import re
+from dataclasses import dataclass
+
+from wavehost.hooks.catalogue import Event
+from wavehost.hooks.dialects.copilot.events import MATCHED, TOOL_EVENTS, TOOLS, is_pascal
+from wavehost.hooks.matcher import Matcher
+
+_NAMES = re.compile(r"[A-Za-z0-9_\-]+(\|[A-Za-z0-9_\-]+)*")
+
+
+def _wave(name: str) -> str | None:
+    """The Wave tool a Copilot runtime name stands for, when that is its own name."""
+    wave = TOOLS.wave_name(name)
+    return wave if TOOLS.name(wave) == name else None
+
+
+class MatcherError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CopilotMatcher(Matcher):
+    regex: re.Pattern[str] | None = None
+    tokens: frozenset[str] | None = None  # Claude-style name list
+    tool: bool = False  # the subject is a tool name (translated into Copilot's words)
+    claude: bool = False  # Claude-style: the regex tests the Claude (Wave) name
+
+    @property
+    def matches_all(self) -> bool:
+        return self.regex is None and self.tokens is None
+
+    @property
+    def names(self) -> frozenset[str] | None:
+        """The Wave tool names a plain name list selects (for the engine's index)."""
+        if not self.tool:
+            return None
+        if self.tokens is not None:
+            runtime = (_wave(token) for token in self.tokens)
+            return self.tokens | {name for name in runtime if name is not None}
+        source = self.regex.pattern[3:-1] if self.regex is not None else ""
+        if self.claude or not _NAMES.fullmatch(source):
+            return None
+        found = [_wave(token) for token in source.split("|")]
+        return None if None in found else frozenset(n for n in found if n is not None)
+
+    def matches(self, subject: str) -> bool:
+        if self.tokens is not None:
+            return subject in self.tokens or TOOLS.name(subject) in self.tokens
+        if self.regex is None:
+            return True
+        name = TOOLS.name(subject) if self.tool and not self.claude else subject
+        return self.regex.fullmatch(name) is not None
+
+
+def compile_matcher(source: str | None, event: Event, key: str) -> CopilotMatcher:
+    """The matcher of an entry under `key`; raises `MatcherError` when Copilot skips the hook."""
+    if source is None:
+        return CopilotMatcher(None)
+    if source == "":
+        raise MatcherError("matcher cannot be empty")
+    if event not in MATCHED:
+        return CopilotMatcher(source)  # kept for the list, means nothing here
+    tool = event in TOOL_EVENTS
+    claude = tool and is_pascal(key)
+    if claude and source.strip() in ("*", "**"):
+        return CopilotMatcher(source, tool=True, claude=True)
+    if claude and _NAMES.fullmatch(source.strip()):
+        names = frozenset(part.strip() for part in source.split("|"))
+        return CopilotMatcher(source, tokens=names, tool=True, claude=True)
+    try:
+        regex = re.compile(f"(?:{source})")
+    except re.error as err:
+        raise MatcherError(f"invalid matcher regex {source!r}: {err}") from err
+    return CopilotMatcher(source, regex=regex, tool=tool, claude=claude)

@@ -1,0 +1,309 @@
+"""Copilot CLI's hook files: `~/.copilot/hooks/**/*.json`, then `<project>/.github/hooks/**/*.json`.
+
+In a folder, its own files run in descending byte order of their names (`z`, `m`, `a`, `_u`,
+`Z`, `B`, `2`, `10`), then its subfolders', recursively (observed). A file is
+`{"version": 1, "hooks": {event: [entry…]}}` (`version` may be left out); an entry is flat
+(`{"type"?, "bash"|"command"|"powershell"|"exec"+"args", "cwd"?, "env"?, "timeoutSec"?,
+"matcher"?}`) or Claude's nested form (`{"matcher"?, "hooks": [entry…]}`, one level). Within a
+file an event's camelCase entries run before its PascalCase ones. What makes Copilot reject a
+whole file (invalid JSON, not an object, another `version`, an event that is not a list) rejects
+it here; a bad entry is skipped with a diagnostic and the rest loads. Project files obey
+workspace trust.
+"""
+
+import os
+import shlex
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wavehost import paths
+from wavehost.hooks.catalogue import Event
+from wavehost.hooks.config import (
+    ConfigFile,
+    Diagnostic,
+    HookHandler,
+    Source,
+    failed_file,
+    fingerprint,
+    identified,
+    read_config,
+)
+from wavehost.hooks.dialects.base import DialectSources
+from wavehost.hooks.dialects.copilot.events import CONDITIONS, EVENT_KEYS, is_pascal
+from wavehost.hooks.dialects.copilot.matcher import MatcherError, compile_matcher
+from wavehost.hooks.jsonpointer import pointer_join
+from wavehost.hooks.settings_files import kind_of
+
+MAX_FILES = 256  # per folder tree: a hostile tree cannot make every load slow
+MAX_DEPTH = 8
+SHELL_KEYS = ("bash", "powershell", "command")
+ENTRY_KEYS = frozenset(
+    {"type", *SHELL_KEYS, "exec", "args", "cwd", "env", "timeoutSec", "timeout", "matcher"}
+)
+
+
+def hook_files(root: Path) -> tuple[list[Path], list[Path], bool]:
+    """The `*.json` files under `root` in Copilot's order, the folders seen, and whether the
+    tree was cut short (too many files or too deep)."""
+    files: list[Path] = []
+    folders: list[Path] = []
+    cut = False
+
+    def walk(folder: Path, depth: int) -> None:
+        nonlocal cut
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: os.fsencode(e.name), reverse=True)
+        except OSError:
+            return
+        folders.append(folder)
+        subfolders: list[Path] = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    subfolders.append(Path(entry.path))
+                elif entry.name.endswith(".json"):  # not a regular file: the read says so
+                    if len(files) >= MAX_FILES:
+                        cut = True
+                        return
+                    files.append(Path(entry.path))
+            except OSError:
+                continue
+        for sub in subfolders:
+            if depth + 1 > MAX_DEPTH:
+                cut = True
+                continue
+            walk(sub, depth + 1)
+
+    if root.is_dir():
+        walk(root, 0)
+    return files, folders, cut
+
+
+@dataclass
+class _FileReader:
+    source: Source
+    path: Path
+    untrusted: bool
+    handlers: list[HookHandler] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def problem(self, pointer: str, message: str) -> None:
+        self.diagnostics.append(Diagnostic(str(self.path), pointer, message))
+
+    def read(self, hooks: Mapping[str, Any]) -> None:
+        camel: list[HookHandler] = []
+        pascal: list[HookHandler] = []
+        for key, entries in hooks.items():
+            event = EVENT_KEYS.get(key)
+            where = pointer_join("hooks", key)
+            if event is None:
+                self.problem(where, f'unknown Copilot hook event "{key}"; it is ignored')
+                continue
+            before = len(self.handlers)
+            for index, entry in enumerate(entries):
+                self._entry(event, key, entry, ("hooks", key, index))
+            (pascal if is_pascal(key) else camel).extend(self.handlers[before:])
+            del self.handlers[before:]
+        # an event's camelCase entries run first
+        self.handlers = identified(camel + pascal, self.source, str(self.path))
+
+    def _entry(self, event: Event, key: str, raw: Any, at: tuple[str | int, ...]) -> None:
+        where = pointer_join(*at)
+        if not isinstance(raw, Mapping):
+            self.problem(where, f"a hook entry must be an object, not {kind_of(raw)}")
+            return
+        nested = raw.get("hooks")
+        if isinstance(nested, list):
+            group_matcher = raw.get("matcher")
+            for index, inner in enumerate(nested):
+                inner_at = (*at, "hooks", index)
+                if isinstance(inner, Mapping) and isinstance(inner.get("hooks"), list):
+                    message = "nested hooks deeper than one level are not supported"
+                    self.problem(pointer_join(*inner_at), message)
+                    continue
+                self._handler(event, key, inner, inner_at, group_matcher, where)
+            return
+        self._handler(event, key, raw, at, None, None)
+
+    def _handler(
+        self,
+        event: Event,
+        key: str,
+        raw: Any,
+        at: tuple[str | int, ...],
+        group_matcher: Any,
+        group: str | None,
+    ) -> None:
+        where = pointer_join(*at)
+        if not isinstance(raw, Mapping):
+            self.problem(where, f"a hook entry must be an object, not {kind_of(raw)}")
+            return
+        problem = _entry_error(raw)
+        if problem is not None:
+            field_name, message = problem
+            self.problem(where + (f"/{field_name}" if field_name else ""), message)
+            return
+        source = group_matcher if group_matcher is not None else raw.get("matcher")
+        matcher_at = (
+            (group or where) + "/matcher" if group_matcher is not None else where + "/matcher"
+        )
+        if source is not None and not isinstance(source, str):
+            self.problem(matcher_at, f"matcher must be a string, not {kind_of(source)}")
+            return
+        try:
+            matcher = compile_matcher(source, event, key)
+        except MatcherError as err:
+            self.problem(matcher_at, f"{err}; the hook is skipped")
+            return
+        argv, shell, display = _command(raw)
+        timeout = raw.get("timeoutSec", raw.get("timeout"))
+        content = fingerprint(key, group_matcher, raw)
+        env = raw.get("env")
+        self.handlers.append(
+            HookHandler(
+                id="",  # see `identified`
+                event=event,
+                matcher=matcher,
+                command=display,
+                source=self.source,
+                path=self.path,
+                pointer=where,
+                fingerprint=content,
+                timeout=float(timeout) if timeout is not None else None,
+                description=raw.get("comment") if isinstance(raw.get("comment"), str) else None,
+                untrusted=self.untrusted,
+                dialect="copilot",
+                key=key,
+                group_pointer=group,
+                argv=argv,
+                shell=shell,
+                cwd=raw.get("cwd"),
+                env=dict(env) if isinstance(env, Mapping) else None,
+                condition=CONDITIONS.get(event),
+            )
+        )
+
+
+def _entry_error(raw: Mapping[str, Any]) -> tuple[str, str] | None:
+    kind = raw.get("type", "command")
+    if kind in ("http", "prompt"):
+        return "type", f'Copilot "{kind}" hooks are not supported here; only command hooks run'
+    if kind != "command":
+        return "type", '"type" must be "command", "http" or "prompt"'
+    shells = [k for k in SHELL_KEYS if k in raw]
+    if "exec" in raw:
+        if shells:
+            return "exec", f'"exec" cannot be combined with "{shells[0]}"'
+        if not isinstance(raw["exec"], str) or not raw["exec"].strip():
+            return "exec", '"exec" must be a non-empty string'
+        args = raw.get("args", [])
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            return "args", '"args" must be a list of strings'
+    elif not shells:
+        return "", 'a hook needs "bash", "command", "powershell" or "exec"'
+    for name in shells:
+        if not isinstance(raw[name], str) or not raw[name].strip():
+            return name, f'"{name}" must be a non-empty string'
+    for name in ("timeoutSec", "timeout"):
+        value = raw.get(name)
+        if name in raw and (
+            isinstance(value, bool) or not isinstance(value, int | float) or value <= 0
+        ):
+            return name, f'"{name}" must be a positive number of seconds'
+    env = raw.get("env")
+    if "env" in raw:
+        if not isinstance(env, Mapping):
+            return "env", '"env" must be an object of names to strings'
+        for name, value in env.items():
+            if not isinstance(value, str):
+                return f"env/{name}", f'env "{name}" must be a string'
+    if "cwd" in raw and not isinstance(raw["cwd"], str):
+        return "cwd", '"cwd" must be a string'
+    return None
+
+
+def _command(raw: Mapping[str, Any]) -> tuple[tuple[str, ...] | None, str | None, str]:
+    """(argv for `exec`, the shell, what to show): `bash` wins over `command`, which runs under
+    bash too; a `powershell`-only entry needs `pwsh`."""
+    if "exec" in raw:
+        argv = (raw["exec"], *raw.get("args", []))
+        return argv, None, shlex.join(argv)
+    for key, shell in (("bash", "bash"), ("command", "bash"), ("powershell", "pwsh")):
+        if key in raw:
+            return None, shell, raw[key]
+    raise AssertionError("validated entries have a command")
+
+
+def _read_file(source: Source, path: Path, untrusted: bool) -> tuple[ConfigFile, _FileReader]:
+    reader = _FileReader(source, path, untrusted)
+    loaded = read_config(source, path, dialect="copilot", untrusted=untrusted, empty={})
+    document = loaded.document
+    problem = None
+    if document is not None:
+        if not isinstance(document, dict):
+            problem = "Expected hook config to be an object"
+        elif document.get("version", 1) != 1:
+            problem = f"Invalid hook config version {document.get('version')!r}; expected 1"
+        elif "hooks" in document and not isinstance(document["hooks"], dict):
+            problem = '"hooks" must be an object of events'
+        elif any(not isinstance(v, list) for v in document.get("hooks", {}).values()):
+            bad = next(k for k, v in document["hooks"].items() if not isinstance(v, list))
+            problem = f'hook event value must be an array ("{bad}"); the file is ignored'
+    if problem is not None:
+        loaded = failed_file(loaded, problem)
+    reader.diagnostics.extend(loaded.diagnostics)
+    handlers_of(reader, loaded.document)
+    return loaded.file, reader
+
+
+def handlers_of(reader: _FileReader, document: Any) -> None:
+    if isinstance(document, dict) and document.get("disableAllHooks") is not True:
+        hooks = document.get("hooks", {})
+        if isinstance(hooks, dict) and all(isinstance(v, list) for v in hooks.values()):
+            reader.read(hooks)
+
+
+def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
+    """The hooks a Copilot hooks document at `path` defines, with the ids a list gives them."""
+    reader = _FileReader(source, path, untrusted=False)
+    handlers_of(reader, document)
+    return reader.handlers
+
+
+def _tree(
+    source: Source, root: Path, untrusted: bool
+) -> Iterator[tuple[ConfigFile, _FileReader] | Diagnostic | Path]:
+    files, folders, cut = hook_files(root)
+    yield from folders
+    for path in files:
+        yield _read_file(source, path, untrusted)
+    if cut:
+        message = (
+            f"more than {MAX_FILES} files or {MAX_DEPTH} levels of folders: the rest is ignored"
+        )
+        yield Diagnostic(str(root), None, message)
+
+
+def load(project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
+    roots: list[tuple[Source, Path]] = [("user", paths.copilot_user_hooks(home))]
+    if project_dir is not None:
+        roots.append(("project", paths.copilot_project_hooks(project_dir)))
+    handlers: list[HookHandler] = []
+    files: list[ConfigFile] = []
+    diagnostics: list[Diagnostic] = []
+    folders: set[Path] = set()
+    for source, root in roots:
+        folders.add(root)
+        for item in _tree(source, root, untrusted=not trusted and source == "project"):
+            if isinstance(item, Path):
+                folders.add(item)
+            elif isinstance(item, Diagnostic):
+                diagnostics.append(item)
+            else:
+                file, reader = item
+                files.append(file)
+                handlers += reader.handlers
+                diagnostics += reader.diagnostics
+    return DialectSources(tuple(handlers), tuple(files), tuple(diagnostics), frozenset(folders))

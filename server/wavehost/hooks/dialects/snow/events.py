@@ -1,0 +1,71 @@
+"""Snow CLI's nine hook types and its tool names, mapped onto the catalogue and wavehost's tools."""
+
+from collections.abc import Callable
+
+from wavehost.hooks import payloads as p
+from wavehost.hooks.catalogue import Event
+from wavehost.hooks.dialects.vocabulary import Args, ToolName, Vocabulary
+
+TYPES: dict[str, Event] = {
+    "onSessionStart": Event.SessionStart,
+    "onUserMessage": Event.UserPromptSubmit,
+    "beforeToolCall": Event.PreToolUse,
+    "toolConfirmation": Event.PermissionRequest,
+    "afterToolCall": Event.PostToolUse,
+    "beforeSubAgentStart": Event.SubagentStart,
+    "onSubAgentComplete": Event.SubagentStop,
+    "beforeCompress": Event.PreCompact,
+    "onStop": Event.Stop,
+}
+TOOL_TYPES = {"beforeToolCall", "toolConfirmation", "afterToolCall"}
+PROMPT_TYPES = {"onSubAgentComplete", "onStop"}  # where a `prompt` action may stand (alone)
+CONTEXT_TYPES = {"onSessionStart", "onUserMessage", "beforeSubAgentStart"}  # `context` actions
+SESSION_TYPES = CONTEXT_TYPES  # their stdin carries the session metadata
+
+
+def _asking(payload: p.HookInput) -> bool:
+    """toolConfirmation: only when a confirmation would be shown."""
+    return isinstance(payload, p.PermissionRequestInput) and payload.asking
+
+
+def _not_compaction(payload: p.HookInput) -> bool:
+    return getattr(payload, "source", None) != "compact"
+
+
+CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
+    Event.PermissionRequest: _asking,
+    Event.SessionStart: _not_compaction,
+}
+
+
+def _ask_args(wave: Args) -> Args:
+    """AskUserQuestion `{questions: [{question, options: [{label}]}]}` as Snow's
+    `{question, options: [label…]}` (its first question)."""
+    questions = wave.get("questions")
+    first = questions[0] if isinstance(questions, list) and questions else {}
+    first = first if isinstance(first, dict) else {}
+    options = first.get("options")
+    options = options if isinstance(options, list) else []
+    labels = [o.get("label", "") if isinstance(o, dict) else str(o) for o in options]
+    return {"question": first.get("question", ""), "options": labels}
+
+
+TOOLS = Vocabulary(
+    {
+        "Bash": ToolName("terminal-execute"),
+        "Read": ToolName("filesystem-read", {"file_path": "filePath", "offset": "startLine"}),
+        "Write": ToolName("filesystem-create", {"file_path": "filePath"}),
+        "Edit": ToolName(
+            "filesystem-edit",
+            {
+                "file_path": "filePath",
+                "old_string": "searchContent",
+                "new_string": "replaceContent",
+                "replace_all": "replaceAll",
+            },
+            aliases=("filesystem-edit_search", "filesystem-replaceedit"),
+        ),
+        "Grep": ToolName("ace-text_search"),
+        "AskUserQuestion": ToolName("askuser-ask_question", render=_ask_args),
+    }
+)

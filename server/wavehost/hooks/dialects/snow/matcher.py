@@ -1,0 +1,93 @@
+"""Snow CLI's matchers: comma lists of `*` globs, no regex (seed 004 "Matcher 语法").
+
+A missing or empty matcher matches everything. Otherwise the matcher is split on `,` and each
+part trimmed; any part matching is enough. A part `key:pattern` tests `String(context[key])`;
+any other part tests the tool name (in Snow's words) — or, on a hook type without one, is
+searched for, case-sensitively, in the context's JSON. A pattern is case-insensitive and whole:
+`*` is any text, everything else literal (`filesystem-*`, `TERMINAL-*`).
+"""
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from wavehost.hooks.dialects.snow.events import TOOLS
+from wavehost.hooks.dialects.snow.payloads import context
+from wavehost.hooks.matcher import Matcher
+from wavehost.hooks.payloads import HookInput
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob(pattern: str) -> re.Pattern[str]:
+    return re.compile("^" + ".*".join(map(re.escape, pattern.split("*"))) + "$", re.IGNORECASE)
+
+
+def _js_string(value: Any) -> str:
+    """JavaScript's `String(value)` for JSON values."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "[object Object]"
+    if isinstance(value, list):
+        return ",".join("" if v is None else _js_string(v) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class SnowMatcher(Matcher):
+    parts: tuple[str, ...] = ()
+    tool: bool = False  # a tool hook type: plain parts test the tool name
+    globs: re.Pattern[str] | None = None  # every part's glob in one pattern
+
+    @property
+    def matches_all(self) -> bool:
+        return not self.parts
+
+    @property
+    def keys(self) -> frozenset[str] | None:
+        """On tool hooks with only plain parts: the case-folded Wave tool names it can match."""
+        if not self.tool or any("*" in part or ":" in part for part in self.parts):
+            return None
+        return frozenset(TOOLS.wave_name(part.lower()).casefold() for part in self.parts if part)
+
+    @property
+    def dynamic(self) -> bool:
+        return bool(self.parts) and (not self.tool or any(":" in part for part in self.parts))
+
+    def matches(self, subject: str) -> bool:
+        if self.globs is None:
+            return True
+        return any(self.globs.match(name) for name in TOOLS.names(subject))
+
+    def matches_payload(self, subject: str | None, payload: HookInput | None) -> bool:
+        if not self.parts:
+            return True
+        if payload is None:
+            return False
+        ctx = context(payload)
+        for part in self.parts:
+            if ":" in part:
+                key, pattern = part.split(":", 2)[:2]
+                if key in ctx and _glob(pattern).match(_js_string(ctx[key])):
+                    return True
+            elif "toolName" in ctx:
+                names = TOOLS.names(subject) if subject else (str(ctx["toolName"]),)
+                if any(_glob(part).match(name) for name in names):
+                    return True
+            elif part in json.dumps(ctx, ensure_ascii=False, separators=(",", ":")):
+                return True
+        return False
+
+
+def compile_matcher(source: str | None, tool: bool) -> SnowMatcher:
+    if source is None or source == "":
+        return SnowMatcher(source, tool=tool)
+    parts = tuple(part.strip() for part in source.split(","))
+    either = "|".join(_glob(part).pattern for part in parts)
+    return SnowMatcher(source, parts, tool, re.compile(f"(?:{either})", re.IGNORECASE))

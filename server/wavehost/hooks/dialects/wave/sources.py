@@ -1,0 +1,428 @@
+"""The Wave (Claude Code) settings format: where its hooks come from and how entries validate.
+
+`{"hooks": {Event: [{"matcher"?, "hooks": [handler…]}]}, "disableAllHooks"?: bool,
+"enabledPlugins"?: {name: bool}, "hookDialects"?: {dialect: bool}}`. Order: programmatic,
+plugins, user, project, local. The settings files are read through `settings_files`, which
+applies workspace trust.
+"""
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wavehost import paths
+from wavehost.hooks import payloads as p
+from wavehost.hooks.catalogue import WAVE_EVENTS, Event
+from wavehost.hooks.config import (
+    DIALECT_NAMES,
+    PROGRAMMATIC_PATH,
+    ConfigFile,
+    Diagnostic,
+    DiagnosticCode,
+    DialectName,
+    EntryRef,
+    HookHandler,
+    Source,
+    fingerprint,
+    identified,
+    read_problems,
+)
+from wavehost.hooks.dialects.wave.matcher import WaveMatcher, compile_matcher
+from wavehost.hooks.jsonpointer import pointer_join
+from wavehost.hooks.safe_read import is_directory, read_json
+from wavehost.hooks.settings_files import SettingsFile, WaveSettings, kind_of, read_settings
+
+
+def _ran(payload: p.HookInput) -> bool:
+    """PostToolUse: only for a tool that ran (other dialects also hear of blocked calls)."""
+    return not (isinstance(payload, p.PostToolUseInput) and payload.blocked)
+
+
+def _asking(payload: p.HookInput) -> bool:
+    """PermissionRequest: only when someone would be asked (Copilot's fires on every call)."""
+    return not isinstance(payload, p.PermissionRequestInput) or payload.asking
+
+
+CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
+    Event.PostToolUse: _ran,
+    Event.PermissionRequest: _asking,
+}
+HANDLER_FIELDS = frozenset(
+    {"type", "command", "timeout", "async", "asyncRewake", "statusMessage", "description"}
+)
+DIALECTS_KEY = "hookDialects"
+
+
+@dataclass
+class _Reader:
+    """Validates one hooks object, collecting handlers and diagnostics."""
+
+    source: Source
+    path: Path | None
+    untrusted: bool = False
+    plugin: str | None = None
+    plugin_root: Path | None = None
+    pointer_prefix: tuple[str, ...] = ("hooks",)
+    handlers: list[HookHandler] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return str(self.path) if self.path is not None else PROGRAMMATIC_PATH
+
+    def problem(
+        self,
+        pointer: str,
+        message: str,
+        code: DiagnosticCode,
+        entry: EntryRef | None = None,
+        **args: str,
+    ) -> None:
+        self.diagnostics.append(Diagnostic(self.label, pointer, message, code, args, entry))
+
+    def read(self, hooks: Any) -> None:
+        base = pointer_join(*self.pointer_prefix)
+        if not isinstance(hooks, Mapping):
+            message = f'"hooks" must be an object of events, not {kind_of(hooks)}'
+            self.problem(base, message, "hooksNotObject", kind=kind_of(hooks))
+            return
+        for name, groups in hooks.items():
+            event = WAVE_EVENTS.get(name)
+            where = pointer_join(*self.pointer_prefix, name)
+            if event is None:
+                suggestion = _suggest(name)
+                message = f'unknown hook event "{name}"{_suggestion_text(suggestion)}'
+                self.problem(
+                    where,
+                    message,
+                    "unknownEvent",
+                    EntryRef(name),
+                    event=name,
+                    suggestion=suggestion or "",
+                )
+            elif not isinstance(groups, list):
+                message = f"{name} must be a list of matcher groups, not {kind_of(groups)}"
+                self.problem(where, message, "groupsNotList", EntryRef(name), kind=kind_of(groups))
+            else:
+                for index, group in enumerate(groups):
+                    self._group(event, group, (*self.pointer_prefix, name, str(index)))
+        self.handlers = identified(self.handlers, self.source, self.label)
+
+    def _group(self, event: Event, group: Any, at: tuple[str, ...]) -> None:
+        where = pointer_join(*at)
+        if not isinstance(group, Mapping):
+            message = f'a matcher group must be an object with "hooks", not {kind_of(group)}'
+            self.problem(
+                where, message, "groupNotObject", EntryRef(event.name), kind=kind_of(group)
+            )
+            return
+        raw_matcher = group.get("matcher")
+        commands = group.get("hooks")
+        first = commands[0] if isinstance(commands, list) and commands else None
+        command = first.get("command") if isinstance(first, Mapping) else None
+        if raw_matcher is not None and not isinstance(raw_matcher, str):
+            entry = EntryRef(event.name, None, command if isinstance(command, str) else None)
+            message = f"matcher must be a string, not {kind_of(raw_matcher)}"
+            self.problem(
+                where + "/matcher", message, "matcherNotString", entry, kind=kind_of(raw_matcher)
+            )
+            return
+        try:
+            matcher = compile_matcher(raw_matcher)
+        except re.error as err:
+            entry = EntryRef(event.name, raw_matcher, command if isinstance(command, str) else None)
+            message = f"invalid regular expression {raw_matcher!r}: {err}"
+            self.problem(
+                where + "/matcher",
+                message,
+                "invalidMatcher",
+                entry,
+                matcher=str(raw_matcher),
+                error=str(err),
+            )
+            return
+        handlers = group.get("hooks")
+        if not isinstance(handlers, list) or not handlers:
+            entry = EntryRef(event.name, raw_matcher)
+            message = '"hooks" must be a non-empty list of hook commands'
+            self.problem(where + "/hooks", message, "handlersEmpty", entry)
+            return
+        for index, handler in enumerate(handlers):
+            self._handler(event, matcher, handler, (*at, "hooks", str(index)), where)
+
+    def _handler(
+        self, event: Event, matcher: WaveMatcher, raw: Any, at: tuple[str, ...], group: str
+    ) -> None:
+        where = pointer_join(*at)
+        error = _handler_error(raw)
+        if error is not None:
+            field_name, message, code = error
+            command = raw.get("command") if isinstance(raw, Mapping) else None
+            entry = EntryRef(
+                event.name, matcher.source, command if isinstance(command, str) else None
+            )
+            args = {"field": field_name} if field_name else {}
+            if code == "unsupportedType" and isinstance(raw, Mapping):
+                args["type"] = str(raw.get("type"))
+            if code == "handlerNotObject":
+                args["kind"] = kind_of(raw)
+            pointer = where + (f"/{field_name}" if field_name else "")
+            self.problem(pointer, message, code, entry, **args)
+            return
+        content = fingerprint(event.name, matcher.source, raw)
+        self.handlers.append(
+            HookHandler(
+                id="",  # see `identified`
+                event=event,
+                matcher=matcher,
+                command=raw["command"],
+                source=self.source,
+                path=self.path,
+                pointer=where,
+                fingerprint=content,
+                timeout=float(raw["timeout"]) if "timeout" in raw else None,
+                is_async=raw.get("async", False),
+                async_rewake=raw.get("asyncRewake", False),
+                status_message=raw.get("statusMessage"),
+                description=raw.get("description"),
+                plugin=self.plugin,
+                plugin_root=self.plugin_root,
+                untrusted=self.untrusted,
+                key=event.name,
+                group_pointer=group,
+                condition=CONDITIONS.get(event),
+            )
+        )
+
+
+def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
+    """The first thing wrong with a handler entry, as (field, message, code)."""
+    if not isinstance(raw, Mapping):
+        return "", f"a hook must be an object, not {kind_of(raw)}", "handlerNotObject"
+    kind = raw.get("type")
+    if kind != "command":
+        if kind in ("http", "prompt", "agent", "mcp_tool"):
+            message = f'hook type "{kind}" is not supported; only "command" hooks run'
+            return "type", message, "unsupportedType"
+        return "type", '"type" must be "command"', "typeNotCommand"
+    command = raw.get("command")
+    if not isinstance(command, str) or not command.strip():
+        return "command", '"command" must be a non-empty string', "commandEmpty"
+    timeout = raw.get("timeout")
+    if "timeout" in raw and (
+        isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
+    ):
+        return "timeout", '"timeout" must be a positive number of seconds', "invalidTimeout"
+    for flag in ("async", "asyncRewake"):
+        if flag in raw and not isinstance(raw[flag], bool):
+            return flag, f'"{flag}" must be true or false', "notBoolean"
+    for text in ("statusMessage", "description"):
+        if text in raw and not isinstance(raw[text], str):
+            return text, f'"{text}" must be a string', "notString"
+    unsupported = sorted(k for k in raw if k not in HANDLER_FIELDS and k in ("if", "args", "shell"))
+    if unsupported:
+        message = f'"{unsupported[0]}" is not supported; the hook was skipped'
+        return unsupported[0], message, "unsupportedField"
+    return None
+
+
+def _suggest(name: str) -> str | None:
+    """The event `name` means when only its case is wrong (event names are case-sensitive)."""
+    for known in WAVE_EVENTS:
+        if known.lower() == str(name).lower():
+            return known
+    return None
+
+
+def _suggestion_text(suggestion: str | None) -> str:
+    if suggestion is None:
+        return ""
+    return f' (did you mean "{suggestion}"? event names are case-sensitive)'
+
+
+def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
+    """The hooks a settings document at `path` defines, with the ids a list gives them."""
+    reader = _Reader(source, path)
+    if isinstance(document, Mapping) and "hooks" in document:
+        reader.read(document["hooks"])
+    return reader.handlers
+
+
+def _settings_file(file: SettingsFile) -> ConfigFile:
+    return ConfigFile(
+        file.source,
+        file.path,
+        file.read.exists,
+        file.read_only if file.read.exists else False,
+        error=file.error,
+        untrusted=not file.trusted,
+        ignored=file.ignored,
+    )
+
+
+@dataclass(frozen=True)
+class WaveSources:
+    """Everything the Wave settings files say about hooks."""
+
+    handlers: tuple[HookHandler, ...]
+    files: tuple[ConfigFile, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    hooks_disabled: bool
+    disabled_by: Path | None  # the file whose disableAllHooks: true is in force
+    dialects: frozenset[DialectName]  # the dialects that are on (`hookDialects`)
+
+
+def load(
+    project_dir: Path | None,
+    *,
+    home: Path | None = None,
+    programmatic: Mapping[str, Any] | None = None,
+    trusted: bool = True,
+) -> WaveSources:
+    settings = read_settings(project_dir, home=home, trusted=trusted)
+    readers: list[_Reader] = []
+    if programmatic:
+        reader = _Reader("programmatic", None, pointer_prefix=())
+        reader.read(programmatic)
+        readers.append(reader)
+
+    plugin_files, plugin_readers, plugin_problems = _plugins(settings, home)
+    readers += plugin_readers
+    diagnostics: list[Diagnostic] = []
+    for file in settings.files:
+        diagnostics += read_problems(file.read, file.error)
+        document = file.document
+        if document is not None and "hooks" in document:
+            # An untrusted project's hooks are read to be listed; they never run.
+            reader = _Reader(file.source, file.path, untrusted=not file.trusted)
+            reader.read(document["hooks"])
+            readers.append(reader)
+
+    dialects, dialect_problems = _dialect_switches(settings)
+    diagnostics += plugin_problems
+    diagnostics += [d for reader in readers for d in reader.diagnostics]
+    diagnostics += _switch_problems(settings) + dialect_problems
+    disabled_by = _disabled_by(settings)
+    return WaveSources(
+        handlers=tuple(h for reader in readers for h in reader.handlers),
+        files=tuple(_settings_file(file) for file in settings.files) + plugin_files,
+        diagnostics=tuple(diagnostics),
+        hooks_disabled=disabled_by is not None,
+        disabled_by=disabled_by,
+        dialects=dialects,
+    )
+
+
+def _disabled_by(settings: WaveSettings) -> Path | None:
+    """The file whose `disableAllHooks: true` is in force: the most specific trusted file that
+    sets it (local > project > user) decides; None when hooks are on."""
+    decided: tuple[Path, bool] | None = None
+    for file, setting in settings.values("disableAllHooks"):
+        if isinstance(setting, bool):
+            decided = (file.path, setting)
+    return decided[0] if decided is not None and decided[1] else None
+
+
+def _switch_problems(settings: WaveSettings) -> list[Diagnostic]:
+    return [
+        Diagnostic(
+            str(file.path),
+            "/disableAllHooks",
+            '"disableAllHooks" must be true or false',
+            "switchNotBoolean",
+        )
+        for file, setting in settings.values("disableAllHooks")
+        if not isinstance(setting, bool)
+    ]
+
+
+def _dialect_switches(settings: WaveSettings) -> tuple[frozenset[DialectName], list[Diagnostic]]:
+    """`hookDialects` of the user settings: `{"copilot": false}` turns Copilot's files off.
+
+    Only the user's own settings decide: a project cannot switch a dialect on or off.
+    """
+    on = set(DIALECT_NAMES)
+    found = [(f, v) for f, v in settings.values(DIALECTS_KEY) if f.source == "user"]
+    if not found:
+        return frozenset(on), []
+    user, setting = found[0]
+    where = str(user.path)
+    others = [name for name in DIALECT_NAMES if name != "wave"]
+    if not isinstance(setting, Mapping):
+        names = ", ".join(others)
+        message = f'"{DIALECTS_KEY}" must be an object of dialect names ({names}) to true/false'
+        return frozenset(on), [Diagnostic(where, f"/{DIALECTS_KEY}", message)]
+    problems: list[Diagnostic] = []
+    for name, value in setting.items():
+        pointer = pointer_join(DIALECTS_KEY, name)
+        if name not in others:
+            message = f'unknown hook dialect "{name}" (known: {", ".join(others)})'
+            problems.append(Diagnostic(where, pointer, message))
+        elif not isinstance(value, bool):
+            problems.append(Diagnostic(where, pointer, f'"{name}" must be true or false'))
+        elif not value:
+            on.discard(name)
+    return frozenset(on), problems
+
+
+def _plugins(
+    settings: WaveSettings, home: Path | None
+) -> tuple[tuple[ConfigFile, ...], list[_Reader], list[Diagnostic]]:
+    """Hooks of each plugin enabled in settings (`enabledPlugins`, later files override)."""
+    enabled: dict[str, bool] = {}
+    enabled_in: dict[str, tuple[Path, str]] = {}  # where each plugin was switched on
+    problems: list[Diagnostic] = []
+    for file, setting in settings.values("enabledPlugins"):
+        if not isinstance(setting, Mapping) or not all(
+            isinstance(v, bool) for v in setting.values()
+        ):
+            message = '"enabledPlugins" must be an object of plugin names to true/false'
+            problems.append(
+                Diagnostic(str(file.path), "/enabledPlugins", message, "pluginsNotObject")
+            )
+            continue
+        for key, on in setting.items():
+            name = str(key).split("@", 1)[0]
+            enabled[name] = on
+            enabled_in[name] = (file.path, pointer_join("enabledPlugins", str(key)))
+
+    files: list[ConfigFile] = []
+    readers: list[_Reader] = []
+    root_dir = paths.plugins_dir(home)
+    for name, on in enabled.items():
+        root = root_dir / name
+        if not on:
+            continue
+        if not is_directory(root):
+            where, pointer = enabled_in[name]
+            message = (
+                f'enabled plugin "{name}" is not installed (no folder {root}): '
+                f"install it or remove it from enabledPlugins"
+            )
+            problems.append(
+                Diagnostic(
+                    str(where),
+                    pointer,
+                    message,
+                    "pluginNotInstalled",
+                    {"name": name, "folder": str(root)},
+                )
+            )
+            continue
+        hooks_file = paths.plugin_hooks_file(root)
+        read = read_json(hooks_file)
+        if not read.exists:
+            continue
+        document = read.document if isinstance(read.document, dict) else None
+        error = read.error
+        if error is None and document is None:
+            error = f"must contain a JSON object, not {kind_of(read.document)}"
+        files.append(ConfigFile("plugin", hooks_file, True, True, error=error, plugin=name))
+        problems += read_problems(read, error)
+        if document is not None and "hooks" in document:
+            reader = _Reader("plugin", hooks_file, plugin=name, plugin_root=root)
+            reader.read(document["hooks"])
+            readers.append(reader)
+    return tuple(files), readers, problems
