@@ -230,6 +230,14 @@ class HookEngine:
     ) -> tuple[HookHandler, ...]:
         return self._index[event].lookup(subject, payload)
 
+    def selected(self, event: Event, subject: str | None) -> tuple[HookHandler, ...]:
+        """What the matchers and deduplication choose for `subject`, before any condition on the
+        payload (PostToolUse "only after a tool that ran", …): the question the explainer asks of
+        a past event, "does my matcher take this tool?"."""
+        index = self._index[event]
+        found, _ = index._compute(subject if index.uses_matcher else None)
+        return _dedupe(handler for _, handler in found)
+
     async def dispatch(
         self, payload: HookInput, context: HookContext, background: BackgroundHooks
     ) -> Outcome:

@@ -116,14 +116,14 @@ def explain(
         status: StepStatus = "warn" if not handler.matcher.matches_all else "pass"
         args = {"field": "", "matcher": handler.matcher.source or "", "seen": str(len(recent))}
         steps.append(Step("matcher", status, args))
-        fired = [h.id for h in engine.matching(event, None)]
+        fired = [h.id for h in engine.selected(event, None)]
         steps.append(_dedupe_step(handler, engine, [None] if handler.id not in fired else []))
         return Explanation(handler.id, tuple(steps))
 
     cases: list[MatcherCase] = []
     lost_to_dedupe: list[str | None] = []
     for subject, count, last_at in _group(recent):
-        chosen = engine.matching(event, subject)
+        chosen = engine.selected(event, subject)
         if any(h.id == handler.id for h in chosen):
             verdict: CaseVerdict = "fired"
             hint = None
@@ -158,7 +158,7 @@ def _dedupe_step(handler: HookHandler, engine: HookEngine, lost: list[str | None
     """Whether an identical command elsewhere runs instead of this one (first in order wins)."""
     key = dedupe_key(handler)
     for subject in lost:
-        for winner in engine.matching(handler.event, subject):
+        for winner in engine.selected(handler.event, subject):
             if winner.id != handler.id and dedupe_key(winner) == key:
                 where = str(winner.path) if winner.path is not None else winner.source
                 return Step("dedupe", "fail", {"path": where, "source": winner.source})
