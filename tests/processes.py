@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 import anyio
 
-TIMEOUT = 30  # seconds; generous, for slow CI machines
+TIMEOUT = 90  # seconds; generous: a loaded 2-core machine takes 10-15 s to import wavehost
 
 
 def alive(pid: int) -> bool:

@@ -100,14 +100,21 @@ def test_the_bundle_has_a_lib_folder_for_each_python_and_no_browser_mode(bundle:
     assert not list(bundle.glob("libs/*/aiohttp"))
 
 
+def serve_with(
+    version: str, bundle: Path, demo: tuple[Path, Path]
+) -> tuple[Path, int, list[Any], str]:
+    """`serve()` with python`version` from this machine (the test is skipped without one)."""
+    python = interpreters([version]).get(version)
+    if python is None:
+        pytest.skip(f"no python{version} on this machine")
+    return python, *serve(python, bundle, *demo)
+
+
 @pytest.mark.parametrize("version", ["3.11", "3.12", "3.13", "3.14"])
 def test_each_supported_cpython_on_this_machine_serves_the_hooks_list(
     version: str, bundle: Path, demo: tuple[Path, Path]
 ) -> None:
-    python = interpreters([version]).get(version)
-    if python is None:
-        pytest.skip(f"no python{version} on this machine")
-    code, answers, stderr = serve(python, bundle, *demo)
+    _, code, answers, stderr = serve_with(version, bundle, demo)
     listed = next(m["result"] for m in answers if m.get("id") == 2)
     assert [h["event"] for h in listed["hooks"]] == [
         "UserPromptSubmit",
@@ -122,10 +129,7 @@ def test_each_supported_cpython_on_this_machine_serves_the_hooks_list(
 def test_a_too_old_python_gets_one_sentence_with_the_fix(
     version: str, bundle: Path, demo: tuple[Path, Path]
 ) -> None:
-    python = interpreters([version]).get(version)
-    if python is None:
-        pytest.skip(f"no python{version} on this machine")
-    code, answers, stderr = serve(python, bundle, *demo)
+    python, code, answers, stderr = serve_with(version, bundle, demo)
     assert (code, answers) == (UNUSABLE, [])
     assert stderr.count("\n") == 1, stderr
     assert stderr.startswith(f"wavehost needs CPython 3.11 to 3.14; {python} is CPython {version}")
@@ -147,31 +151,48 @@ def test_libs_that_do_not_load_give_one_sentence_not_a_traceback(
     assert "Traceback" not in stderr
 
 
-def test_hooks_started_by_the_bundled_server_do_not_see_its_libs(
-    bundle: Path, demo: tuple[Path, Path], tmp_path: Path
-) -> None:
+def probe_stop_hook(bundle: Path, demo: tuple[Path, Path], values: str, **env: str) -> Any:
+    """Runs `launch.py hooks run Stop` with a Stop hook that reports `values` (Python, evaluated in
+    the hook's own process): what a hook the bundled server starts sees."""
     project, home = demo
-    seen = tmp_path / "seen.json"
-    probe = f'{sys.executable} -c \'import json, os, sys; json.dump([sys.path, os.environ.get("PYTHONPATH")], open("{seen}", "w"))\''  # noqa: E501
+    seen = project / "seen.json"
+    script = f'import json, os, sys; json.dump({values}, open("{seen}", "w"))'
+    probe = f"{sys.executable} -c '{script}'"
     write_json(paths.project_settings(project), {"hooks": {"Stop": [{"hooks": [
         {"type": "command", "command": probe}]}]}})  # fmt: skip
     subprocess.run(
-        [
-            sys.executable,
-            str(bundle / "launch.py"),
-            "hooks",
-            "run",
-            "Stop",
-            "--project",
-            str(project),
-        ],
+        [sys.executable, str(bundle / "launch.py"), "hooks", "run", "Stop", "--project", project],
         input="{}",
         text=True,
         capture_output=True,
         check=True,
-        env={**os.environ, "HOME": str(home), "PYTHONPATH": ""},
+        env={**os.environ, "HOME": str(home), "PYTHONPATH": "", **env},
         timeout=60,
     )
-    child_path, child_pythonpath = json.loads(seen.read_text())
+    return json.loads(seen.read_text())
+
+
+def test_hooks_started_by_the_bundled_server_do_not_see_its_libs(
+    bundle: Path, demo: tuple[Path, Path]
+) -> None:
+    child_path, child_pythonpath = probe_stop_hook(
+        bundle, demo, '[sys.path, os.environ.get("PYTHONPATH")]'
+    )
     assert not any(str(bundle) in entry for entry in child_path)
     assert not child_pythonpath
+
+
+def test_the_bundle_keeps_its_bytecode_even_under_dontwritebytecode_but_hooks_keep_the_variable(
+    bundle: Path, demo: tuple[Path, Path], tmp_path: Path
+) -> None:
+    fresh = tmp_path / "fresh"
+    shutil.copytree(bundle, fresh, ignore=shutil.ignore_patterns("__pycache__"))
+    seen = probe_stop_hook(
+        fresh,
+        demo,
+        '[os.environ.get("PYTHONDONTWRITEBYTECODE"), sys.dont_write_bytecode]',
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    tag = sys.implementation.cache_tag
+    assert (fresh / "libs/common/wavehost/__pycache__" / f"cli.{tag}.pyc").is_file()
+    assert seen == ["1", True]

@@ -78,7 +78,7 @@ def test_hooks_run_fires_matching_hooks_and_prints_the_outcome(home, project) ->
     result = wavehost(
         "hooks", "run", "PreToolUse", "--project", str(project), home=home, stdin=payload
     )
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 3, result.stderr  # the documented status of a blocking outcome
     outcome = json.loads(result.stdout)
     assert outcome["blocked"] is True
     assert outcome["toolError"] == "PreToolUse:Bash hook error: blocked Bash"
@@ -202,6 +202,68 @@ def test_hooks_run_rejects_an_event_of_another_dialect(home, project) -> None:
     result = wavehost("hooks", "run", "--dialect", "snow", "preToolUse", home=home)
     assert result.returncode == 2
     assert "snow has no event 'preToolUse'" in result.stderr
+
+
+def test_hooks_run_exits_0_when_nothing_blocks_and_documents_its_statuses(home, project) -> None:
+    write_json(paths.project_settings(project), hooks_doc("PreToolUse", "exit 0", matcher="Bash"))
+    payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": "ls"}})
+    result = wavehost(
+        "hooks", "run", "PreToolUse", "--project", str(project), home=home, stdin=payload
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["blocked"] is False
+    usage = wavehost("hooks", "run", "--help", home=home).stdout
+    assert "0 when the hooks ran and nothing blocks; 3 when the outcome blocks" in " ".join(
+        usage.split()
+    )
+
+
+def test_hooks_run_names_the_missing_fields_in_plain_words(home, project) -> None:
+    for stdin in ("{}", ""):
+        result = wavehost(
+            "hooks", "run", "PreToolUse", "--project", str(project), home=home, stdin=stdin
+        )
+        assert result.returncode == 2
+        assert result.stderr == (
+            "wavehost: invalid PreToolUse payload on stdin: missing tool_name and tool_input\n"
+        )
+    result = wavehost("hooks", "run", "Stop", "--project", str(project), home=home, stdin="{oops")
+    assert result.returncode == 2
+    assert result.stderr.startswith("wavehost: invalid Stop payload on stdin: it is not JSON (")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_project_folder_that_does_not_exist_is_refused(home, tmp_path) -> None:
+    nowhere = tmp_path / "nowhere"
+    line = f"wavehost: no such project folder: {nowhere} (give --project an existing folder)\n"
+    for args in (["hooks", "list"], ["hooks", "run", "Stop"], ["web"]):
+        result = wavehost(*args, "--project", str(nowhere), home=home, stdin="{}")
+        assert (result.returncode, result.stdout, result.stderr) == (2, "", line), args
+
+
+def test_a_listing_cut_short_by_its_reader_is_no_traceback(home, project) -> None:
+    # `wavehost hooks list --json | head -1`: more output than a pipe holds, then the reader goes.
+    many = [{"type": "command", "command": f"echo {n} {'x' * 200}"} for n in range(600)]
+    write_json(paths.project_settings(project), {"hooks": {"Stop": [{"hooks": many}]}})
+    env = {**os.environ, "HOME": str(home)}
+    listing = subprocess.Popen(
+        [sys.executable, "-m", "wavehost", "hooks", "list", "--json", "--project", str(project)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    assert listing.stdout is not None
+    assert listing.stderr is not None
+    assert listing.stdout.readline() == b"{\n"
+    listing.stdout.close()
+    assert listing.wait(timeout=60) == 141
+    assert listing.stderr.read() == b""
+
+
+def test_a_missing_subcommand_is_named_by_what_to_type(home) -> None:
+    result = wavehost("hooks", home=home)
+    assert result.returncode == 2
+    assert "the following arguments are required: {list,run}" in result.stderr
+    assert "hooks_command" not in result.stderr
+    assert "required: COMMAND" in wavehost(home=home).stderr
 
 
 def _scripted(home: Path) -> list[str]:

@@ -67,6 +67,11 @@ def main(argv):
     if sentence is None:
         folders = manifest["pythons"]["%d.%d" % version]
         sys.path[:0] = [os.path.join(HERE, folder) for folder in folders]
+        # Compiled bytecode is kept beside the bundled sources (per CPython version, written on
+        # the first start when the folder is writable), even under PYTHONDONTWRITEBYTECODE: a
+        # start without it compiles lsprotocol & co. again, seconds on a slow machine. In this
+        # process only: the environment that hooks and tools inherit is left as it is.
+        sys.dont_write_bytecode = False
         try:
             # The compiled parts: loading them now turns a bad match into the sentence below
             # instead of an error on the first request (they are needed by then anyway).

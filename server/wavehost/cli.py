@@ -4,6 +4,7 @@ import argparse
 import importlib
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +17,17 @@ from wavehost import __version__, paths
 
 SOURCE_TITLES = {"user": "User hooks", "project": "Project hooks", "plugin": "Plugin hooks"}
 DIALECT_TITLES = {"wave": "Wave", "copilot": "Copilot CLI", "snow": "Snow CLI"}
+# `hooks run`'s exit status when the outcome blocks; 2 is every command's "could not run".
+BLOCKED = 3
+HOOKS_RUN_STATUS = (
+    "Exit status: 0 when the hooks ran and nothing blocks; 3 when the outcome blocks "
+    '("blocked": true: the tool call, prompt or stop is refused); 2 when wavehost could not '
+    "run them (arguments, project folder or payload)."
+)
+
+
+class UsageError(Exception):
+    """wavehost was called wrongly: one line on stderr saying how to call it, exit status 2."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,10 +39,11 @@ def _parser() -> argparse.ArgumentParser:
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
         help="log verbosity (logs go to stderr)",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    # Metavars name what is missing in argparse's errors (else it shows the `dest`).
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     hooks = commands.add_parser("hooks", help="inspect and try hooks").add_subparsers(
-        dest="hooks_command", required=True
+        dest="hooks_command", required=True, metavar="{list,run}"
     )
     listing = hooks.add_parser("list", help="list configured hooks by source, with diagnostics")
     listing.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
@@ -43,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         "fields (session_id, transcript_path, cwd, …) are filled in. Without --dialect, EVENT "
         "is a Wave event and every dialect's hooks for it run, as in a chat; with it, EVENT is "
         "that dialect's name and only its hooks under that name run, each reading the payload "
-        "rendered in that dialect.",
+        "rendered in that dialect. " + HOOKS_RUN_STATUS,
     )
     run.add_argument(
         "event",
@@ -85,7 +98,9 @@ def _parser() -> argparse.ArgumentParser:
         help="browser mode: the settings page and chat in a browser tab, served on 127.0.0.1",
     )
     web.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
-    web.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free)")
+    web.add_argument(
+        "--port", help="port on 127.0.0.1 (default: $WAVEHOST_PORT, else any free one)"
+    )
     web.add_argument("--open", action="store_true", help="open the page in the default browser")
     web.add_argument("--locale", default=None, help="UI locale, e.g. zh-CN (default: $LANG)")
     web.add_argument(
@@ -153,6 +168,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=args.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
+    try:
+        status = _command(args)
+        if not sys.stdout.closed:  # (serve's server closes it when it exits)
+            sys.stdout.flush()  # here, where a closed pipe can still be handled
+        return status
+    except UsageError as err:
+        print(f"wavehost: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader stopped reading (`wavehost hooks list | head`): nothing more to say. Python
+        # must not try to flush the rest into the closed pipe as it exits.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a process killed by SIGPIPE reports
+
+
+def _command(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from wavehost.lsp.server import serve
 
@@ -169,16 +200,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "chat":
         return _chat(args)
-    project = args.project.resolve()
+    project = _folder(args.project, "project folder", "--project")
     if args.command == "web":
-        from wavehost.web.app import main as web_main  # aiohttp only when it is needed
+        from wavehost.web.app import PORT_ENV  # aiohttp only when it is needed
+        from wavehost.web.app import main as web_main
 
-        return web_main(project, args.port, args.open, args.locale, args.serve_command, args.token)
+        port = _port(args.port, "--port") if args.port is not None else _port_from_env(PORT_ENV)
+        return web_main(project, port, args.open, args.locale, args.serve_command, args.token)
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)
     import anyio
 
     return anyio.run(_run, args.event, project, args.dialect, args.payload_only)
+
+
+def _folder(path: Path, what: str, option: str) -> Path:
+    resolved = path.expanduser().resolve()
+    if not resolved.is_dir():
+        raise UsageError(f"no such {what}: {path} (give {option} an existing folder)")
+    return resolved
+
+
+def _port(text: str, where: str) -> int:
+    port = int(text) if text.strip().isdigit() else -1
+    if not 0 <= port <= 65535:
+        raise UsageError(f"{where} must be a port from 0 to 65535 (0: any free one), not {text!r}")
+    return port
+
+
+def _port_from_env(name: str) -> int:
+    text = os.environ.get(name, "")
+    return _port(text, name) if text else 0
 
 
 def _chat(args: argparse.Namespace) -> int:
@@ -188,7 +240,7 @@ def _chat(args: argparse.Namespace) -> int:
 
     run = HeadlessRun(
         prompt=args.prompt,
-        cwd=args.cwd.resolve() if args.cwd else None,
+        cwd=_folder(args.cwd, "folder", "--cwd") if args.cwd else None,
         permission_mode=args.permission_mode,
         provider=args.provider,
         model=args.model,
@@ -239,7 +291,10 @@ def _list(project: Path, *, as_json: bool) -> int:
 
 
 def _payload(event_name: str, project: Path, text: str) -> dict[str, Any]:
-    raw = json.loads(text) if text.strip() else {}
+    try:
+        raw = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as err:
+        raise ValueError(f"it is not JSON ({err})") from err
     if not isinstance(raw, dict):
         raise ValueError("the payload must be a JSON object")
     session_id = str(raw.get("session_id", "cli"))
@@ -260,6 +315,7 @@ async def _run(name: str, project: Path, dialect_name: str | None, payload_only:
     from wavehost.hooks.dialects import DIALECTS
     from wavehost.hooks.engine import BackgroundHooks, HookEngine, Rewake
     from wavehost.hooks.outcome import subject_of
+    from wavehost.hooks.payloads import plain_problems
     from wavehost.hooks.runner import HookContext
     from wavehost.hooks.sources import load_hook_config
 
@@ -272,9 +328,10 @@ async def _run(name: str, project: Path, dialect_name: str | None, payload_only:
     try:
         raw = _payload(event.name, project, sys.stdin.read())
         payload = event.spec.payload.model_validate(raw)
-    except (ValueError, ValidationError) as err:
-        print(f"wavehost: invalid {name} payload on stdin: {err}", file=sys.stderr)
-        return 2
+    except ValidationError as err:
+        raise UsageError(f"invalid {name} payload on stdin: {plain_problems(err)}") from err
+    except ValueError as err:  # not JSON, or not an object
+        raise UsageError(f"invalid {name} payload on stdin: {err}") from err
     config = load_hook_config(project)
     for problem in config.diagnostics:
         where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
@@ -298,4 +355,4 @@ async def _run(name: str, project: Path, dialect_name: str | None, payload_only:
     async with BackgroundHooks(report_rewake) as background:
         outcome = await engine.dispatch(payload, context, background)
         print(json.dumps(outcome.to_wire(), indent=2, ensure_ascii=False), flush=True)
-    return 0
+    return BLOCKED if outcome.blocked else 0

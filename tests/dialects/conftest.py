@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.dialect_files import action, bash, copilot_file, rule, write
 from tests.hooks.inputs import common
 from wavehost.hooks.catalogue import EVENTS_BY_NAME
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
@@ -16,6 +17,7 @@ from wavehost.hooks.runner import HookContext
 from wavehost.hooks.sources import load_hook_config
 
 Dispatch = Callable[..., Any]
+__all__ = ["Dispatch", "action", "bash", "copilot_file", "envs", "lines", "record", "rule", "write"]
 
 
 @pytest.fixture(autouse=True)
@@ -23,34 +25,6 @@ def _no_outside_dialect_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("COPILOT_HOME", "SNOW_DEBUG_HOOKS", "SNOW_SESSION_ID", "TRELLIS_CONTEXT_ID",
                  "SNOW_PLATFORM"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
-
-
-def write(path: Path, document: Any) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = document if isinstance(document, str) else json.dumps(document, indent=2)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def copilot_file(root: Path, name: str, hooks: dict[str, Any], **top: Any) -> Path:
-    """A Copilot hooks file `<root>/.github/hooks/<name>` (or under a user hooks dir)."""
-    return write(root / name, {"version": 1, "hooks": hooks, **top})
-
-
-def bash(command: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "command", "bash": command, **extra}
-
-
-def action(command: str, **extra: Any) -> dict[str, Any]:
-    """A Snow command action, enabled."""
-    return {"type": "command", "command": command, "enabled": True, **extra}
-
-
-def rule(*actions: dict[str, Any], matcher: str | None = None, description: str = "r") -> Any:
-    found: dict[str, Any] = {"description": description, "hooks": list(actions)}
-    if matcher is not None:
-        found["matcher"] = matcher
-    return found
 
 
 def record(path: Path) -> str:

@@ -9,6 +9,7 @@ import pytest
 
 from tests.dialects.conftest import Dispatch, bash, copilot_file, lines, record
 from wavehost import paths
+from wavehost.hooks.outcome import capped
 
 BASH_CALL = {"tool_name": "Bash", "tool_input": {"command": "ls"}}
 BASH_DONE = {**BASH_CALL, "tool_response": {"success": True}, "result_text": "a.txt"}
@@ -402,3 +403,76 @@ async def test_permission_request_exit_codes(
     hooks(project, "permissionRequest", bash(command))
     outcome = await dispatch("PermissionRequest", **PERMISSION)
     assert (outcome.permission_decision, outcome.permission_reason) == (decision, message)
+
+
+# --- bounded text to the model (security item: a hook cannot flood the model's context) -------
+
+BIG = 200_000  # characters of one string a hook prints (well under the runner's 1 MB per stream)
+
+
+def big_output(document: dict[str, Any], tmp_path: Path) -> str:
+    """A real hook printing `document`, where the string "FLOOD" stands for BIG `x`s."""
+    path = tmp_path / "out.json"
+    path.write_text(json.dumps(document).replace("FLOOD", "x" * BIG))
+    return f"cat {path}"
+
+
+def cut(text: str) -> str:
+    """What `text` made of BIG `x`s becomes: the first 10,000 and the line saying so."""
+    assert capped(text) != text  # the cap itself is tested in tests/session/test_hook_output_caps
+    return capped(text)
+
+
+FLOOD = "x" * BIG
+FLOODED = [
+    ("preToolUse", "PreToolUse", BASH_CALL,
+     {"permissionDecision": "deny", "permissionDecisionReason": "FLOOD"},
+     lambda o: o.tool_error, f"Denied by preToolUse hook: {cut(FLOOD)}"),
+    ("preToolUse", "PreToolUse", BASH_CALL, {"additionalContext": "FLOOD"},
+     lambda o: o.meta_messages, [f"Additional context from preToolUse hook:\n{cut(FLOOD)}"]),
+    ("postToolUse", "PostToolUse", BASH_DONE,
+     {"modifiedResult": {"resultType": "success", "textResultForLlm": "FLOOD"}},
+     lambda o: o.tool_result, cut(FLOOD)),
+    ("subagentStop", "SubagentStop",
+     {"agent_id": "a", "agent_type": "Explore", "last_assistant_message": "r"},
+     {"modifiedResponse": "FLOOD"}, lambda o: o.response, cut(FLOOD)),
+    ("permissionRequest", "PermissionRequest", PERMISSION,
+     {"behavior": "deny", "message": "FLOOD"},
+     lambda o: o.tool_error, f"Permission denied by a PermissionRequest hook: {cut(FLOOD)}"),
+    ("sessionStart", "SessionStart", {"source": "startup"}, {"additionalContext": "FLOOD"},
+     lambda o: o.meta_messages, [cut(FLOOD)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("key", "event", "fields", "document", "seen", "expected"),
+    FLOODED,
+    ids=[f"{row[0]}-{'-'.join(row[3])}" for row in FLOODED],
+)
+async def test_every_text_a_copilot_hook_gives_the_model_is_capped(
+    dispatch: Dispatch,
+    project: Path,
+    tmp_path: Path,
+    key: str,
+    event: str,
+    fields: dict[str, Any],
+    document: dict[str, Any],
+    seen: Any,
+    expected: Any,
+) -> None:
+    hooks(project, key, bash(big_output(document, tmp_path)))
+    outcome = await dispatch(event, **fields)
+    assert seen(outcome) == expected
+
+
+async def test_a_copilot_hooks_flood_of_stderr_reaches_the_model_capped(
+    dispatch: Dispatch, project: Path
+) -> None:
+    flood = f"head -c {BIG} /dev/zero | tr '\\0' x >&2; exit 2"
+    hooks(project, "postToolUseFailure", bash(flood))
+    outcome = await dispatch(
+        "PostToolUseFailure", tool_name="Read", tool_input={"file_path": "/x"}, error="Nope"
+    )
+    assert outcome.meta_messages == [
+        f'Tool "view" failed. Additional guidance from postToolUseFailure hooks:\n{cut(FLOOD)}'
+    ]

@@ -358,3 +358,58 @@ async def test_close_ends_the_session_its_session_end_hook_runs_and_it_is_gone(
     assert (payload["hook_event_name"], payload["session_id"]) == ("SessionEnd", session_id)
     assert again == {"closed": False}
     assert not_open["reason"] == "sessionNotOpen"
+
+
+async def test_ask_user_question_goes_to_the_client_and_its_answer_is_the_tool_result(
+    workspace: Workspace,
+) -> None:
+    question = {
+        "question": "Which database?",
+        "header": "DB",
+        "options": [{"label": "SQLite", "description": "a file"}, {"label": "Postgres"}],
+        "multiSelect": False,
+    }
+    script(workspace, reply("", ("AskUserQuestion", {"questions": [question]})), reply("ok"))
+    async with running_server(workspace) as client:
+        client.question_answers.append({"answers": {"Which database?": "SQLite"}})
+        session_id = (await client.open_chat())["sessionId"]
+        view = await client.turn(session_id, "set it up")
+
+    [asked] = client.question_requests
+    assert asked["sessionId"] == session_id
+    assert asked["questions"] == [
+        {
+            "question": "Which database?",
+            "header": "DB",
+            "options": [
+                {"label": "SQLite", "description": "a file"},
+                {"label": "Postgres", "description": ""},
+            ],
+            "multiSelect": False,
+        }
+    ]
+    [tool] = view.blocks("tool")
+    assert tool["status"] == "success"
+    assert tool["result"] == (
+        'User has answered your questions: "Which database?"="SQLite". '
+        "You can now continue with the user's answers in mind."
+    )
+
+
+async def test_a_snow_prompt_action_asks_the_client_in_words(workspace: Workspace) -> None:
+    rules = [{"description": "d", "hooks": [{"type": "prompt", "prompt": "Anything else?",
+                                             "enabled": True}]}]  # fmt: skip
+    workspace.write(workspace.project / ".snow" / "hooks" / "onStop.json", {"onStop": rules})
+    script(workspace, reply("first"), reply("second"))
+    async with running_server(workspace) as client:
+        client.question_answers.append({"answers": {"Anything else?": "add tests"}})
+        session_id = (await client.open_chat())["sessionId"]
+        view = await client.turn(session_id, "work")
+
+    first, second = client.question_requests  # after each reply; the second is dismissed
+    assert first["questions"] == [
+        {"question": "Anything else?", "header": "", "options": [], "multiSelect": False}
+    ]
+    assert second["questions"] == first["questions"]
+    texts = [m["content"] for m in view.messages if m["role"] == "user"]
+    assert texts == ["work", "add tests"]

@@ -87,6 +87,22 @@ async def test_the_locale_option_overrides_the_lsp_locale(workspace: Workspace) 
     assert result["prompt"].startswith("帮我配一个用户级钩子")
 
 
+async def test_the_pages_locale_picks_the_prompts_language_over_the_workspaces(
+    workspace: Workspace,
+) -> None:
+    # Browser mode: one server (here in Chinese), a page opened with ?locale=en renders in English.
+    _settings(workspace)
+    async with running_server(workspace, locale="zh-CN") as client:
+        new = await _prefill(client, action="new", source="user", locale="en")
+        listed = await client.list_hooks()
+        guard = next(h for h in listed["hooks"] if h["command"] == "python3 guard.py")
+        edit = await _prefill(client, action="edit", source="user", id=guard["id"], locale="en")
+        default = await _prefill(client, action="new", source="user", locale=None)
+    assert new["prompt"].startswith("Help me set up a user-level hook")
+    assert edit["prompt"].startswith("Help me edit a hook")
+    assert default["prompt"].startswith("帮我配一个用户级钩子")
+
+
 async def test_plugin_hooks_cannot_be_edited(workspace: Workspace) -> None:
     _settings(workspace)
     async with running_server(workspace) as client:

@@ -109,6 +109,7 @@ async def test_the_transcript_holds_the_conversation_and_resume_continues_it(
         "role": "user",
         "id": first.messages[0].id,
         "content": "one",
+        "modelContent": None,
         "isMeta": False,
         "isCompactSummary": False,
     }

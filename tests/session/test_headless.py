@@ -7,11 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 
+from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.hooks_doc import hooks_for, merge
 from tests.processes import TIMEOUT
 from tests.session.chat import turn
 from tests.session.fake_llm import serve
+
+# A whole `wavehost chat` process (Python, the SDKs, every hook): generous, for loaded machines.
+PROCESS_TIMEOUT = 4 * TIMEOUT
 
 
 async def wavehost(
@@ -26,7 +31,7 @@ async def wavehost(
         "OPENAI_API_KEY": "test-key",
         "WAVE_PROVIDER": provider,
     }
-    with anyio.fail_after(TIMEOUT):
+    with anyio.fail_after(PROCESS_TIMEOUT):
         done = await anyio.run_process(
             [sys.executable, "-m", "wavehost", "chat", *args], env=env, check=False
         )
@@ -118,3 +123,97 @@ async def test_default_mode_headless_denies_edits_and_the_openai_provider_works(
     assert tool["error"] == (
         "Permission to use Write was denied: no one can be asked in headless mode."
     )
+
+
+async def test_text_mode_tells_on_stderr_which_tool_calls_were_refused_and_why(
+    home: Path, project: Path
+) -> None:
+    settings(project, hooks_for("PreToolUse", "echo 'no rm here' >&2; exit 2", matcher="Bash"))
+    rm = ("Bash", {"command": "rm -rf build"})
+    write = ("Write", {"file_path": "PLAN.md", "content": "plan"})
+    async with serve([turn("Cleaning.", rm, write), turn("Nothing was written.")]) as llm:
+        code, out, err = await wavehost("-p", "go", "--cwd", str(project), home=home, url=llm.url)
+    assert (code, out) == (0, "Nothing was written.\n"), err
+    assert err.splitlines() == [
+        "wavehost: Bash was not done: PreToolUse:Bash hook error: no rm here",
+        "wavehost: Write was not done: "
+        "Permission to use Write was denied: no one can be asked in headless mode.",
+    ]
+
+
+async def no_key(*args: str, home: Path) -> tuple[int, str, str]:
+    """`wavehost chat` with no provider credentials in its environment at all."""
+    credentials = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "WAVE_PROVIDER")
+    env = {k: v for k, v in os.environ.items() if k not in credentials}
+    with anyio.fail_after(PROCESS_TIMEOUT):
+        done = await anyio.run_process(
+            [sys.executable, "-m", "wavehost", "chat", *args],
+            env={**env, "HOME": str(home)}, check=False,
+        )  # fmt: skip
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("provider", "key"), [("anthropic", "ANTHROPIC_API_KEY"), ("openai", "OPENAI_API_KEY")]
+)
+async def test_a_provider_without_its_api_key_is_one_line_naming_the_key(
+    home: Path, project: Path, provider: str, key: str
+) -> None:
+    line = (
+        f"wavehost: the {provider} provider needs an API key: set {key}, or choose another "
+        'provider (--provider, WAVE_PROVIDER or "provider" in settings)\n'
+    )
+    code, out, err = await no_key(
+        "-p", "hi", "--cwd", str(project), "--provider", provider, home=home
+    )
+    assert (code, out, err) == (1, "", line)
+    code, out, err = await no_key(
+        "-p", "hi", "--cwd", str(project), "--provider", provider, "--output-format", "json",
+        home=home,
+    )  # fmt: skip
+    assert (code, err) == (1, line)
+    document = json.loads(out)
+    assert document["is_error"] is True
+    assert document["result"] == line.removeprefix("wavehost: ").strip()
+    assert not (home / ".wave" / "sessions").exists()  # no session was started
+
+
+async def test_a_cwd_that_does_not_exist_is_one_line(home: Path, tmp_path: Path) -> None:
+    code, out, err = await no_key("-p", "hi", "--cwd", str(tmp_path / "nowhere"), home=home)
+    assert (code, out) == (2, "")
+    assert (
+        err == f"wavehost: no such folder: {tmp_path / 'nowhere'} (give --cwd an existing folder)\n"
+    )
+
+
+async def test_copilot_and_snow_hook_files_run_in_chat_p(home: Path, project: Path) -> None:
+    """The CLI chat runs the other dialects' files too: a Copilot modifiedArgs rewrites the call,
+    a Snow beforeToolCall exit 2 on the next one stops the flow (one fewer model call)."""
+    rewrite = {"modifiedArgs": {"command": "echo rewritten"}}
+    answer = bash(f"cat >/dev/null; echo '{json.dumps(rewrite)}'", matcher="bash")
+    copilot_project(project, "a.json", {"preToolUse": [answer]})
+    snow_project(
+        project,
+        "beforeToolCall",
+        rule(action("echo 'no writes in CI' >&2; exit 2"), matcher="filesystem-create"),
+    )
+    calls = [
+        turn("", ("Bash", {"command": "echo original"})),
+        turn("", ("Write", {"file_path": "x.txt", "content": "x"})),
+        turn("never reached"),
+    ]
+    async with serve(calls) as llm:
+        code, out, err = await wavehost(
+            "-p", "go", "--cwd", str(project), "--permission-mode", "bypassPermissions",
+            "--output-format", "json", home=home, url=llm.url,
+        )  # fmt: skip
+        assert len(llm.requests) == 2
+    document = json.loads(out)
+    blocks = [b for m in document["messages"] if m["role"] == "assistant" for b in m["blocks"]]
+    bash_block, write_block = (b for b in blocks if b["type"] == "tool")
+    assert bash_block["input"] == {"command": "echo rewritten"}
+    assert bash_block["result"] == "rewritten"
+    assert write_block["error"] == "no writes in CI"
+    assert not (project / "x.txt").exists()
+    assert "no writes in CI" in err
+    assert code in (0, 1)

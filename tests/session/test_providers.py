@@ -37,6 +37,7 @@ async def test_anthropic_request_carries_tools_system_and_tool_results(chat: Cha
     assert first["model"] == "fake-anthropic"
     assert {t["name"] for t in first["tools"]} == {
         *("Read", "Write", "Edit", "Bash", "Glob", "Grep", "TaskOutput", "TaskStop", "Agent"),
+        "AskUserQuestion",
         *("CronCreate", "CronList", "CronDelete", "EnterWorktree", "ExitWorktree"),
     }
     assert first["tools"][0]["input_schema"]["type"] == "object"

@@ -1,14 +1,16 @@
 /**
  * A chat turn in browser mode, end to end: real Chromium, `wavehost web`, `wavehost serve`, the
- * scripted provider (the model's turns come from a file) and real hook processes.
+ * scripted provider (the model's turns come from a file) and real hook processes. Also the
+ * README's main job as `scripts/demo` runs it: the demo project and its demo-chat.json (its
+ * screenshots are the README's; docs/screenshots/ holds copies).
  */
 
-import { existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { SCREENSHOTS, collectProblems, command, e2eSuite, hooksFile } from "./harness";
+import { REPO, SCREENSHOTS, collectProblems, command, e2eSuite, hooksFile } from "./harness";
 
 const e2e = e2eSuite();
 
@@ -42,7 +44,9 @@ describe("chat panel in browser mode", () => {
     await page.goto(`${server.url}&view=chat`); // the token goes, view=chat stays
     const panel = page.locator("wave-chat-panel");
     const input = panel.locator("textarea");
-    await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    // The first wave/chat/open loads the session runtime: seconds on a busy machine.
+    const send = panel.locator("[data-action=send]");
+    await expect.poll(() => send.getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
 
     await input.fill("清理一下，然后写个计划");
     await input.press("Enter");
@@ -138,5 +142,71 @@ describe("chat panel in browser mode", () => {
       expect(problems).toEqual([]);
       await page.close();
     }
+  });
+});
+
+const DEMO = join(REPO, "examples", "demo-project");
+
+/** The demo project copied into a fresh workspace, and its scripted conversation's path. */
+function demoWorkspace() {
+  const ws = e2e.workspace();
+  cpSync(DEMO, ws.project, { recursive: true });
+  // Written through the workspace, so that everything is owned as the server expects.
+  const script = ws.write(join(ws.project, "demo-chat.json"), readFileSync(join(DEMO, "demo-chat.json"), "utf8"));
+  return { ws, script };
+}
+
+describe("the demo (scripts/demo)", () => {
+  it("lists the demo's hooks, and its chat fires them: Bash blocked, PLAN.md written, the Stop line", async () => {
+    const { ws, script } = demoWorkspace();
+    const server = await e2e.web(ws, "en", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    const page = await e2e.browser.newPage({ viewport: { width: 1000, height: 620 } });
+    const problems = collectProblems(page);
+
+    await page.goto(server.url);
+    await page.locator("vscode-tab-header[data-source=project]").click();
+    const rows = page.locator("vscode-tab-panel[data-source=project] li.hook");
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(4);
+    const texts = await rows.allInnerTexts();
+    expect(texts.map((t) => t.split(/\s/)[0])).toEqual(["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]);
+    expect(texts[1]).toContain("Refuses destructive shell commands");
+    await page.screenshot({ path: join(SCREENSHOTS, "demo-settings.png") });
+
+    await page.goto(`${server.url}&view=chat`);
+    const panel = page.locator("wave-chat-panel");
+    const send = panel.locator("[data-action=send]");
+    await expect.poll(() => send.getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    await panel.locator("textarea").fill("Clean up the build output, then write a plan.");
+    await send.click();
+    const allow = panel.getByTestId("permission").locator("[data-action=allow]");
+    await expect.poll(() => allow.isVisible(), { timeout: 30_000 }).toBe(true);
+    await allow.click(); // Write asks in the default permission mode
+    await expect.poll(() => panel.locator(".notice[data-level=info]").count(), { timeout: 30_000 }).toBe(1);
+
+    expect(await panel.locator(".tool[data-tool=Bash]").getByTestId("tool-error").innerText()).toBe(
+      "PreToolUse:Bash hook error: Refusing a destructive command: rm -rf build",
+    );
+    expect(await panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
+    expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toContain("TODO: auth");
+    expect(await panel.locator(".notice[data-level=info]").innerText()).toContain("Stop hook ran: reply finished");
+    expect(existsSync(join(ws.project, "build"))).toBe(false);
+    await page.screenshot({ path: join(SCREENSHOTS, "demo-chat.png") });
+    expect(problems).toEqual([]);
+  });
+
+  it("renders in the language of ?locale= in the address, whatever the shell's locale, prompts too", async () => {
+    const { ws } = demoWorkspace();
+    const server = await e2e.web(ws, "en");
+    const page = await e2e.browser.newPage();
+    await page.goto(`${server.url}&locale=zh-CN`);
+    const tab = page.locator("vscode-tab-header[data-source=project]");
+    await expect.poll(() => tab.innerText(), { timeout: 30_000 }).toContain("项目级钩子");
+    // The New prompt the server prefills follows the page, not the shell's English.
+    await tab.click();
+    await page.locator("vscode-tab-panel[data-source=project] [data-action=new]").click();
+    const input = page.locator("wave-chat-panel textarea");
+    await expect.poll(() => input.inputValue(), { timeout: 30_000 }).toMatch(/^帮我在【.+】新建钩子/);
+    await page.goto(server.address); // the cookie is kept; no ?locale= now: the shell's English
+    await expect.poll(() => tab.innerText(), { timeout: 30_000 }).toContain("Project hooks");
   });
 });

@@ -11,6 +11,7 @@ const user = (id: string, content: string, isMeta = false): UserMessage => ({
   content,
   isMeta,
   isCompactSummary: false,
+  modelContent: null,
 });
 const assistant = (id: string, text: string): AssistantMessage => ({
   role: "assistant",

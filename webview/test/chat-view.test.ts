@@ -24,7 +24,7 @@ describe("tool headers say what ran", () => {
 
 describe("one Wave header per turn", () => {
   const a = (id: string): ChatMessage => ({ role: "assistant", id, blocks: [{ type: "text", text: id }] });
-  const u = (id: string): ChatMessage => ({ role: "user", id, content: id, isMeta: false, isCompactSummary: false });
+  const u = (id: string): ChatMessage => ({ role: "user", id, content: id, isMeta: false, isCompactSummary: false, modelContent: null });
   it("heads only the first of consecutive assistant messages", () => {
     const messages = [u("q"), a("1"), a("2"), a("3"), u("r"), a("4")];
     expect(messages.map((_, i) => startsTurn(messages, i))).toEqual([true, true, false, false, true, true]);

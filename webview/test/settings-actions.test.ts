@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { setLang } from "../src/i18n";
 import { HooksActions } from "../src/settings/actions";
 import { RequestTimeoutError } from "../src/transport/rpc";
 import { hook } from "./fixtures";
@@ -11,11 +12,12 @@ const PROMPT = "帮我编辑钩子：把<事件/匹配/命令/超时>改成<新�
 
 describe("New", () => {
   it("asks the server for the prompt, then closes settings and prefills the chat", async () => {
+    setLang("zh");
     const host = new FakeVsCodeHost();
     const actions = new HooksActions(host.rpc());
     const done = actions.newHook("project");
     const request = await host.nextRequest("wave/hooks/prefill");
-    expect(request.params).toEqual({ action: "new", source: "project" });
+    expect(request.params).toEqual({ action: "new", source: "project", locale: "zh" });
     expect(host.trail()).toEqual(["request:wave/hooks/prefill"]);
     host.deliver({ kind: "response", id: request.id, result: { prompt: "帮我在【demo】新建钩子：…", configPath: null } });
     await done;
@@ -61,6 +63,16 @@ describe("Edit", () => {
     const outcome = await done;
     expect(outcome.openError).toBeInstanceOf(RequestTimeoutError);
     expect(host.trail().slice(-2)).toEqual(["shell:openChat", "shell:closeSettings"]);
+  });
+
+  it("asks for the prompt in the language the page renders in (not the workspace's)", async () => {
+    setLang("en"); // e.g. browser mode's ?locale=en with a Chinese workspace
+    const host = new FakeVsCodeHost();
+    const done = new HooksActions(host.rpc()).editHook({ ...target, path: "" });
+    const request = await host.nextRequest("wave/hooks/prefill");
+    expect(request.params).toEqual({ action: "edit", source: "user", id: "h1", locale: "en" });
+    host.deliver({ kind: "response", id: request.id, result: { prompt: PROMPT, configPath: null } });
+    await done;
   });
 
   it("only prefills when there is no config path", async () => {

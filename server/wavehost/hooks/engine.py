@@ -221,9 +221,15 @@ class HookEngine:
         for order, handler in enumerate(config.runnable()):
             self._index[handler.event].add(order, handler)
 
+    def nothing(self, event: Event) -> Outcome:
+        """The outcome of an event no hook is configured for."""
+        return _EMPTY[event]
+
     def has_hooks(self, event: Event, dialect: DialectName | None = None) -> bool:
         entries = self._index[event].everything
-        return any(dialect is None or h.dialect == dialect for _, h in entries)
+        if dialect is None:
+            return bool(entries)
+        return any(h.dialect == dialect for _, h in entries)
 
     def matching(
         self, event: Event, subject: str | None = None, payload: HookInput | None = None

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 PermissionMode = Literal["default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"]
 
@@ -29,6 +29,23 @@ class Effort(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     level: str
+
+
+def plain_problems(err: ValidationError) -> str:
+    """What is wrong with a payload, in plain words on one line: the missing fields by name,
+    then each wrong value (`missing tool_name and tool_input; permission_mode: input should be
+    …`)."""
+    missing, wrong = [], []
+    for error in err.errors():
+        name = ".".join(map(str, error["loc"]))
+        if error["type"] == "missing":
+            missing.append(name)
+        else:
+            wrong.append(f"{name}: {error['msg'][:1].lower()}{error['msg'][1:]}")
+    if missing:
+        *rest, last = missing
+        wrong.insert(0, "missing " + (f"{', '.join(rest)} and {last}" if rest else last))
+    return "; ".join(wrong)
 
 
 class HookInput(BaseModel):

@@ -6,6 +6,8 @@ workspace's project, trust and programmatic hooks (as they are when the session 
 as `wave/chat/updated`; a permission question goes to the client as the
 `wave/chat/requestPermission` request and is session state meanwhile: listed in the snapshot and
 in every update, answerable with `wave/chat/answerPermission`, withdrawn with `$/cancelRequest`.
+A question of the model's (AskUserQuestion) or a hook's prompt action goes to the client as the
+`wave/chat/askQuestion` request, withdrawn the same way when its turn is cancelled.
 
 Opening is by id and idempotent: concurrent opens of one id share one opening, and an opening
 finishes even when the request that started it is cancelled (the page timed out): asking again
@@ -30,6 +32,8 @@ from wavehost.protocol import table
 from wavehost.protocol.chat import (
     ChatAnswerPermissionParams,
     ChatAnswerPermissionResult,
+    ChatAskQuestionParams,
+    ChatAskQuestionResult,
     ChatCancelParams,
     ChatCancelResult,
     ChatCloseParams,
@@ -52,6 +56,7 @@ from wavehost.session.chat_session import ChatSession, SessionConfig
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
 from wavehost.session.registry import SessionRegistry
+from wavehost.session.tools.ask import QuestionPrompt
 from wavehost.session.updates import (
     HooksRunning,
     MessageChanged,
@@ -258,6 +263,7 @@ class ChatFeature:
             hooks=self._options.hooks,
             trusted=trusted,
             ask_permission=self._ask,
+            ask_question=self._ask_question,
             listeners=[outbox],
         )
         try:
@@ -332,26 +338,36 @@ class ChatFeature:
         """Ask the client. If the question is answered elsewhere or withdrawn meanwhile (this
         call is cancelled), the client is told to drop it (`$/cancelRequest`). A failed or
         unreadable answer raises: the question stays open in the session."""
-        msg_id = f"permission-{uuid.uuid4()}"
-        protocol = self._server.protocol
-        future = asyncio.wrap_future(
-            protocol.send_request(
-                table.CHAT_REQUEST_PERMISSION.name,
-                ChatRequestPermissionParams.of(prompt).to_wire(),
-                msg_id=msg_id,
-            )
+        raw = await self._request(
+            table.CHAT_REQUEST_PERMISSION.name,
+            ChatRequestPermissionParams.of(prompt).to_wire(),
+            f"permission-{uuid.uuid4()}",
         )
-        try:
-            # shielded: a cancelled future would break pygls when the late answer comes in
-            raw = await asyncio.shield(future)
-        except asyncio.CancelledError:
-            protocol.notify(table.CANCEL_REQUEST.name, CancelParams(id=msg_id))
-            future.add_done_callback(_drop_late_answer)
-            raise
         answer = ChatRequestPermissionResult.model_validate(raw)
         return PermissionAnswer(
             allow=answer.allow, message=answer.message, always=answer.allow and answer.always
         )
+
+    async def _ask_question(self, prompt: QuestionPrompt) -> dict[str, str] | None:
+        """Ask the client the model's questions (or a hook's prompt); None if dismissed."""
+        raw = await self._request(
+            table.CHAT_ASK_QUESTION.name,
+            ChatAskQuestionParams.of(prompt).to_wire(),
+            prompt.question_id,
+        )
+        return ChatAskQuestionResult.model_validate(raw).answers or None
+
+    async def _request(self, method: str, params: dict[str, Any], msg_id: str) -> Any:
+        """A server→client request; cancelling the caller withdraws it (`$/cancelRequest`)."""
+        protocol = self._server.protocol
+        future = asyncio.wrap_future(protocol.send_request(method, params, msg_id=msg_id))
+        try:
+            # shielded: a cancelled future would break pygls when the late answer comes in
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            protocol.notify(table.CANCEL_REQUEST.name, CancelParams(id=msg_id))
+            future.add_done_callback(_drop_late_answer)
+            raise
 
 
 def _drop_late_answer(future: "asyncio.Future[Any]") -> None:

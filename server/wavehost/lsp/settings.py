@@ -123,9 +123,9 @@ class SettingsFeature:
     async def hooks_prefill(self, params: Params) -> dict[str, Any]:
         request = parse(HooksPrefillParams, params, table.HOOKS_PREFILL)
         if request.action == "edit" and request.id:
-            prefill = await self._run(self.settings.prefill_edit, request.id)
+            prefill = await self._run(self.settings.prefill_edit, request.id, request.locale)
         else:
-            prefill = await self._run(self.settings.prefill_new, request.source)
+            prefill = await self._run(self.settings.prefill_new, request.source, request.locale)
         return dump(HooksPrefillResult.of(prefill))
 
     async def open_config_file(self, params: Params) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from wavehost.hooks.outcome import HookRef
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.messages import Message
 from wavehost.session.permissions import PermissionPrompt, SessionPermissionMode
+from wavehost.session.tools.ask import QuestionPrompt
 from wavehost.session.updates import SessionStatus
 from wavehost.wire import WireModel
 
@@ -210,6 +211,57 @@ class ChatAnswerPermissionParams(ChatRequestPermissionResult):
 class ChatAnswerPermissionResult(WireModel):
     answered: bool = Field(
         description="False: no such question is pending (already answered, or withdrawn)"
+    )
+
+
+class ChatQuestionOption(WireModel):
+    label: str
+    description: str = ""
+
+
+class ChatQuestion(WireModel):
+    question: str = Field(description="The question; the answer is keyed by this text")
+    header: str = Field(default="", description="A very short label for it (a chip)")
+    options: list[ChatQuestionOption] = Field(
+        description="The choices; none: the user answers in their own words (a hook's prompt "
+        "action)"
+    )
+    multi_select: bool = Field(default=False, description="Several options may be chosen")
+
+
+class ChatAskQuestionParams(WireModel):
+    """Server→client: the model asks the user (the AskUserQuestion tool), or a hook's prompt
+    action pauses the reply for the user's words. Withdrawn with $/cancelRequest when the turn
+    is cancelled."""
+
+    session_id: str
+    question_id: str
+    questions: list[ChatQuestion]
+
+    @classmethod
+    def of(cls, prompt: QuestionPrompt) -> Self:
+        return cls(
+            session_id=prompt.session_id,
+            question_id=prompt.question_id,
+            questions=[
+                ChatQuestion(
+                    question=q.question,
+                    header=q.header,
+                    options=[
+                        ChatQuestionOption(label=o.label, description=o.description)
+                        for o in q.options
+                    ],
+                    multi_select=q.multi_select,
+                )
+                for q in prompt.questions
+            ],
+        )
+
+
+class ChatAskQuestionResult(WireModel):
+    answers: dict[str, str] = Field(
+        description="The answer to each question, by its text (several choices joined with "
+        '", "); empty: the user dismissed the questions'
     )
 
 

@@ -223,6 +223,11 @@ class HooksPrefillParams(WireModel):
     action: Literal["new", "edit"]
     source: HookSource
     id: str | None = Field(default=None, description="The hook to edit (required for edit)")
+    locale: str | None = Field(
+        default=None,
+        description="The prompt's language, as a locale: pages send the one they render in (it "
+        "may differ from the workspace's: browser mode's ?locale=); default: the workspace's",
+    )
 
     @model_validator(mode="after")
     def _edit_names_a_hook(self) -> Self:

@@ -239,6 +239,18 @@ CHAT_REQUEST_PERMISSION = Method(
     "scoped",
 )
 
+CHAT_ASK_QUESTION = Method(
+    "wave/chat/askQuestion",
+    "CHAT_ASK_QUESTION",
+    "serverToClient",
+    "ChatAskQuestionParams",
+    "ChatAskQuestionResult",
+    "chat",
+    "The model asks the user (AskUserQuestion), or a hook's prompt action waits for the user's "
+    "words. Withdrawn with $/cancelRequest when the turn is cancelled.",
+    "scoped",
+)
+
 CANCEL_REQUEST = Method(
     "$/cancelRequest",
     "CANCEL_REQUEST",
@@ -271,6 +283,7 @@ METHODS: tuple[Method, ...] = (
     CHAT_ANSWER_PERMISSION,
     CHAT_UPDATED,
     CHAT_REQUEST_PERMISSION,
+    CHAT_ASK_QUESTION,
 )
 BY_NAME: dict[str, Method] = {m.name: m for m in METHODS}
 # Standard LSP methods a shell relays to its pages (not custom: not in METHODS, not an allow-list

@@ -6,8 +6,15 @@ Stop. Two things end a chain of blocks anyway: a user message waiting in the que
 first; the loop resumes after it if the hook blocks again), and the block cap — after N
 consecutive blocks (Claude Code's 8 by default) the reply ends with a visible notice, so a hook
 that always blocks cannot keep a session busy forever.
+
+Hooks of every dialect shape a call: its input may be rewritten before it runs (the permission
+check then sees the new input), its result replaced after; an AskUserQuestion call may be answered
+by a hook instead of the user. A hook that halts (Snow exit 2+, a Copilot `interrupt`, Wave
+`continue: false`) ends the reply: no further model call and no Stop hooks; calls not yet run get
+`HALTED` as their result. Snow's `afterToolCall` also hears of a call a hook refused.
 """
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import aclosing
@@ -15,10 +22,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from wavehost.hooks import payloads as p
+from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.outcome import NO_STDERR, Outcome
 from wavehost.session.actor import Actor
-from wavehost.session.hooks import SessionHooks
-from wavehost.session.messages import AssistantMessage, NoticeBlock, ToolBlock, to_model_messages
+from wavehost.session.hooks import Halted, SessionHooks
+from wavehost.session.messages import (
+    AssistantMessage,
+    NoticeBlock,
+    ToolBlock,
+    UserMessage,
+    history,
+    to_model_messages,
+)
 from wavehost.session.permissions import (
     PermissionPrompt,
     Permissions,
@@ -30,6 +45,9 @@ from wavehost.session.permissions import (
 )
 from wavehost.session.providers.base import ModelRequest, Provider, TextDelta
 from wavehost.session.tools import ToolKind
+from wavehost.session.tools.ask import AskUserQuestion
+
+HALTED = "A hook stopped the turn before this tool call ran."
 
 
 def block_cap_notice(count: int) -> str:
@@ -48,7 +66,10 @@ class LoopContext:
     permissions: Permissions
     stop_block_cap: int  # 0: no cap
     user_waiting: Callable[[], bool]  # a user message waits in the queue
-    before_model_call: Callable[[Actor], Awaitable[None]]  # compaction, news for the model
+    before_model_call: Callable[[Actor], Awaitable[None]]  # compaction, news; may raise Halted
+    # A prompt action paused the reply: ask the user, whose answer is the actor's next message
+    # (None: nobody can be asked, the reply ends with the prompt shown).
+    ask_user: Callable[[str], Awaitable[str | None]] | None = None
 
 
 class AgentLoop:
@@ -57,19 +78,32 @@ class AgentLoop:
         self.hooks = context.hooks
         self.actor = actor
         self.conversation = actor.conversation
+        self.halted = False  # a hook stopped the flow: the reply ends
+        self.response: str | None = None  # the reply as a SubagentStop hook rewrote it
 
     def _common(self) -> dict[str, Any]:
         return self.hooks.common(self.actor)
 
     async def _dispatch(self, payload: p.HookInput) -> Outcome:
-        self.conversation.save()  # hooks read the transcript: it must show everything so far
+        if self.hooks.has(event_of(payload)):  # hooks read the transcript: it must be current
+            self.conversation.save()
         return await self.hooks.dispatch(payload)
 
     def _apply(self, outcome: Outcome, *, meta: bool = True) -> None:
         self.hooks.apply(outcome, meta=meta, conversation=self.conversation)
+        if outcome.halt:
+            self.halted = True
+
+    def _history(self) -> list[dict[str, Any]]:
+        return history(self.conversation.messages)
 
     async def respond(self) -> None:
-        """Call the model until it stops asking for tools and no Stop hook makes it go on."""
+        """Call the model until it stops asking for tools and no Stop hook makes it go on; a
+        hook that halts ends it at once."""
+        with contextlib.suppress(Halted):
+            await self._respond()
+
+    async def _respond(self) -> None:
         stop_hook_active = False
         blocks = 0
         cap = self.context.stop_block_cap
@@ -80,14 +114,29 @@ class AgentLoop:
             calls = [b for b in assistant.tools() if b.status == "pending"]
             if calls:
                 for block in calls:
+                    if self.halted:
+                        block.fail(HALTED, "cancelled")
+                        self.conversation.changed(assistant)
+                        continue
                     await self._use_tool(assistant, block)
+                if self.halted:
+                    return
                 continue
             payload = self.actor.stop_payload(
                 self._common(), stop_hook_active, assistant.text() or None
             )
+            if isinstance(payload, p.StopInput):
+                payload = payload.model_copy(update={"history": self._history})
             outcome = await self._dispatch(payload)
+            if outcome.ask_user is not None:  # a prompt action: the user's answer goes on
+                self._apply(outcome, meta=False)
+                if not await self._ask_user(outcome.ask_user):
+                    return
+                stop_hook_active = True
+                continue
             if not (outcome.blocked and outcome.meta_messages):
                 self._apply(outcome)
+                self.response = outcome.response
                 return
             blocks += 1
             if cap and blocks >= cap:
@@ -100,6 +149,17 @@ class AgentLoop:
             stop_hook_active = True
             if self.actor.is_main and self.context.user_waiting():
                 return  # the user's queued message goes first; the loop resumes after it
+
+    async def _ask_user(self, prompt: str) -> bool:
+        """Pause on a prompt action: the user's answer becomes the next message (True). With
+        nobody to ask (or no answer) the prompt stays shown and the reply ends (False)."""
+        ask = self.context.ask_user
+        answer = await ask(prompt) if ask is not None else None
+        if answer is None or not answer.strip():
+            self.conversation.notice(NoticeBlock(level="info", text=prompt))
+            return False
+        self.conversation.append(UserMessage(content=answer))
+        return True
 
     async def _call_model(self, assistant: AssistantMessage) -> None:
         actor = self.actor
@@ -120,30 +180,40 @@ class AgentLoop:
 
     async def _use_tool(self, assistant: AssistantMessage, block: ToolBlock) -> None:
         def settle(error: str | None = None) -> None:
-            if error is not None:
+            if error is not None and block.status != "blocked":  # a hook's refusal stays one
                 block.fail(error)
             self.conversation.changed(assistant)
 
         tool = self.actor.tools.get(block.name)
         if tool is None:
             return settle(f"Error: No such tool available: {block.name}")
-        call = {"tool_name": block.name, "tool_input": block.input, "tool_use_id": block.id}
-        pre = await self._dispatch(p.PreToolUseInput(**self._common(), **call))
+        pre = await self._dispatch(p.PreToolUseInput(**self._common(), **self._call(block)))
         self._apply(pre)
         if pre.blocked:
-            block.block(
-                pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}", pre.decided_by
-            )
-            return settle()
-        refusal = await self._permission(block, tool.kind, pre)
-        if refusal is not None:
-            return settle(refusal)
+            text = pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}"
+            block.block(text, pre.decided_by)  # refused by a hook: it never ran
+            settle()
+            return await self._after_refusal(assistant, block)
+        if pre.updated_input is not None:  # the call runs (and is checked) with the new input
+            block.input = pre.updated_input
+            settle()
+        answered = pre.answer is not None and isinstance(tool, AskUserQuestion)
+        if not answered:
+            refusal = await self._permission(block, tool.kind, pre)
+            if refusal is not None:
+                settle(refusal)
+                return await self._after_refusal(assistant, block)
 
         block.status = "running"
         settle()
         workspace = self.actor.workspace
         old_cwd, started = workspace.cwd, time.monotonic()
-        result = await tool(block.input, workspace)
+        if answered:
+            assert isinstance(tool, AskUserQuestion)
+            assert pre.answer is not None
+            result = tool.answered(block.input, pre.answer)
+        else:
+            result = await tool(block.input, workspace)
         duration_ms = round((time.monotonic() - started) * 1000)
         if result.ok:
             block.succeed(result.text)
@@ -151,6 +221,7 @@ class AgentLoop:
             block.fail(result.text)
         settle()
 
+        call = self._call(block)
         done = {"tool_response": result.response, "duration_ms": duration_ms}
         if not result.ok:
             failure = p.PostToolUseFailureInput(
@@ -159,37 +230,68 @@ class AgentLoop:
             self._apply(await self._dispatch(failure))
         # Seed 000 (PostToolUse story, scenario 2): PostToolUse hooks also see a failed tool,
         # its tool_response carrying the error (`success: false`).
-        self._apply(await self._dispatch(p.PostToolUseInput(**self._common(), **call, **done)))
+        post = p.PostToolUseInput(**self._common(), **call, **done, result_text=block.model_text())
+        self._replace_result(assistant, block, await self._dispatch(post))
         if workspace.cwd != old_cwd:
             moved = p.CwdChangedInput(
                 **self._common(), old_cwd=str(old_cwd), new_cwd=str(workspace.cwd)
             )
             self._apply(await self._dispatch(moved))
 
+    @staticmethod
+    def _call(block: ToolBlock) -> dict[str, Any]:
+        return {"tool_name": block.name, "tool_input": block.input, "tool_use_id": block.id}
+
+    async def _after_refusal(self, assistant: AssistantMessage, block: ToolBlock) -> None:
+        """A hook (or the permission check) kept the call from running: the dialects that hear
+        of it anyway (Snow's afterToolCall) see the refusal as its result."""
+        text = block.model_text()
+        post = p.PostToolUseInput(
+            **self._common(),
+            **self._call(block),
+            tool_response={"success": False, "error": text},
+            result_text=text,
+            blocked=True,
+        )
+        self._replace_result(assistant, block, await self._dispatch(post))
+
+    def _replace_result(
+        self, assistant: AssistantMessage, block: ToolBlock, outcome: Outcome
+    ) -> None:
+        self._apply(outcome)
+        if outcome.tool_result is None:
+            return
+        if block.failed:
+            block.error = outcome.tool_result
+        else:
+            block.result = outcome.tool_result
+        self.conversation.changed(assistant)
+
     async def _permission(self, block: ToolBlock, kind: ToolKind, pre: Outcome) -> str | None:
         """None when the call may run, else the refusal the model sees."""
         permissions = self.context.permissions
         mode = permissions.mode
         verdict = with_hook_decision(mode_verdict(mode, kind), pre.permission_decision)
-        if verdict == "allow":
-            return None
-        ask = permissions.ask
-        headless = ask is None
+        if verdict == "ask" and block.name in permissions.always_allowed:
+            verdict = "allow"  # the user (or a hook) said not to ask about this tool again
         if verdict == "deny":
-            return refused_by_mode(block.name, mode, headless)
-        request = p.PermissionRequestInput(
-            **self._common(), tool_name=block.name, tool_input=block.input
-        )
-        outcome = await self._dispatch(request)
-        self._apply(outcome)
+            return refused_by_mode(block.name, mode, permissions.ask is None)
+        if verdict == "allow":
+            if kind == "read":
+                return None
+            # Nobody is asked, but Copilot's permissionRequest hears of every such call.
+            outcome = await self._permission_hooks(block, asking=False)
+            return self._hook_refusal(block, outcome) if outcome.blocked else None
+        outcome = await self._permission_hooks(block, asking=True)
         if outcome.blocked:
-            refusal = refused_by_hook(block.name, outcome.permission_reason)
-            block.block(refusal, outcome.decided_by)
-            return refusal
+            return self._hook_refusal(block, outcome)
         if outcome.permission_decision == "allow":
+            if outcome.permission_always:
+                permissions.always_allowed.add(block.name)
             return None  # a PermissionRequest hook answered for the user
+        ask = permissions.ask
         if ask is None:
-            return refused_by_mode(block.name, mode, headless)
+            return refused_by_mode(block.name, mode, True)
         asked_by = pre.decided_by if pre.permission_decision == "ask" else None
         prompt = PermissionPrompt(
             permissions.session_id,
@@ -202,3 +304,17 @@ class AgentLoop:
         )
         answer = await ask(prompt)
         return None if answer.allow else refused_by_user(block.name, answer.message)
+
+    async def _permission_hooks(self, block: ToolBlock, *, asking: bool) -> Outcome:
+        request = p.PermissionRequestInput(
+            **self._common(), tool_name=block.name, tool_input=block.input, asking=asking
+        )
+        outcome = await self._dispatch(request)
+        self._apply(outcome)
+        return outcome
+
+    @staticmethod
+    def _hook_refusal(block: ToolBlock, outcome: Outcome) -> str:
+        refusal = outcome.tool_error or refused_by_hook(block.name, outcome.permission_reason)
+        block.block(refusal, outcome.decided_by)  # refused by a permission hook: it never ran
+        return refusal

@@ -11,6 +11,12 @@ Hook outcomes are applied exactly as the engine decided them; nothing is reinter
 Things that happen while the session runs reach the model as news (`inbox`): a new turn when the
 session is idle, or the next model call of the running turn. They never count as the user
 speaking, so they don't end a Stop-hook loop the way a queued user message does.
+
+A prompt's model-facing text may differ from what the user typed (the bubble keeps the typed text):
+UserPromptSubmit hooks edit it (replace, prepend, append), a one-shot context buffer that
+SessionStart hooks filled (Snow's `onSessionStart`) goes before the next prompt sent, and
+UserPromptTransformed hooks (Copilot's `userPromptTransformed`) see the result and may replace it
+before it joins the history. A failed turn fires ErrorOccurred.
 """
 
 import logging
@@ -26,6 +32,7 @@ import anyio
 from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
+from wavehost.hooks.outcome import Outcome, edited_prompt
 from wavehost.hooks.sources import load_hook_config
 from wavehost.plumbing.task_group import OwnedTaskGroup
 from wavehost.session import compaction, transcript
@@ -34,7 +41,7 @@ from wavehost.session.agent_loop import AgentLoop, LoopContext
 from wavehost.session.background import BackgroundTasks
 from wavehost.session.conversation import AnyMessage, Conversation
 from wavehost.session.crons import Clock, CronJob, SessionCrons
-from wavehost.session.hooks import SessionHooks
+from wavehost.session.hooks import Halted, SessionHooks
 from wavehost.session.inbox import Inbox, Item
 from wavehost.session.messages import (
     INTERRUPTED,
@@ -42,6 +49,7 @@ from wavehost.session.messages import (
     NoticeBlock,
     ToolStatus,
     UserMessage,
+    history,
     to_model_messages,
 )
 from wavehost.session.permissions import (
@@ -53,7 +61,7 @@ from wavehost.session.permissions import (
 )
 from wavehost.session.providers.base import Provider, ProviderError
 from wavehost.session.subagents import Subagents
-from wavehost.session.tools import Toolbox, Workspace, default_tools, toolbox
+from wavehost.session.tools import Toolbox, Workspace, ask, default_tools, toolbox
 from wavehost.session.tools.agent import Agent
 from wavehost.session.tools.cron import CronCreate, CronDelete, CronList
 from wavehost.session.tools.worktree import EnterWorktree, ExitWorktree
@@ -80,6 +88,7 @@ AUTO_COMPACT_TOKENS = 150_000  # estimated context size that triggers automatic 
 IDLE_NOTIFY_AFTER = 60.0  # seconds idle before Notification `idle_prompt` (Claude Code's)
 PERMISSION_MESSAGE = "Wave needs your permission to use {tool}"
 IDLE_MESSAGE = "Wave is waiting for your input"
+QUESTION_MESSAGE = "Wave has a question for you"
 
 
 @dataclass
@@ -93,6 +102,8 @@ class SessionConfig:
     # How a question reaches the client; None: headless, the mode decides. A client that fails
     # to answer leaves the question open (any page attached may answer it: `answer_permission`).
     ask_permission: PermissionAsker | None = None
+    # How AskUserQuestion (and a hook's prompt action) reaches the client; None: nobody to ask.
+    ask_question: ask.QuestionRelay | None = None
     listeners: list[UpdateListener] = field(default_factory=list)
     system_prompt: str | None = None
     stop_block_cap: int = STOP_BLOCK_CAP  # 0: no cap
@@ -163,13 +174,17 @@ class ChatSession:
         self.always_allowed: set[str] = set()  # tools the user said not to ask about again
         self._turn: anyio.CancelScope | None = None  # while a turn runs
         self._idle_wait: anyio.CancelScope | None = None  # while waiting to say idle_prompt
+        self.pending_context: str | None = None  # goes before the next prompt sent, once
         self.loop = LoopContext(
             hooks=self.hooks,
             provider=self.provider,
-            permissions=Permissions(self.id, self.permission_mode, self._asker()),
+            permissions=Permissions(
+                self.id, self.permission_mode, self._asker(), self.always_allowed
+            ),
             stop_block_cap=config.stop_block_cap,
             user_waiting=lambda: bool(inbox.prompts),
             before_model_call=self._before_model_call,
+            ask_user=self._prompt_action if config.ask_question is not None else None,
         )
         shared = default_tools(tasks)
         subagents = Subagents(self.loop, self.root, config.home, tasks, shared)
@@ -182,6 +197,9 @@ class ChatSession:
                 CronDelete(self.crons),
                 EnterWorktree(self.worktrees),
                 ExitWorktree(self.worktrees),
+                ask.AskUserQuestion(
+                    self._ask_question if config.ask_question is not None else None
+                ),
             ),
         }
         self._main = Actor(
@@ -294,6 +312,24 @@ class ChatSession:
             return
         question.resolve(answer)
 
+    async def _ask_question(self, questions: list[ask.Question]) -> dict[str, str] | None:
+        relay = self.config.ask_question
+        if relay is None:
+            return None
+        prompt = ask.QuestionPrompt(self.id, f"question-{uuid.uuid4().hex[:12]}", tuple(questions))
+        message = QUESTION_MESSAGE
+        self._group.start_soon(self._notification, "elicitation_dialog", message)
+        try:
+            return await relay(prompt)
+        except Exception as err:  # the client failed to answer: the model is told so
+            log.warning("AskUserQuestion: the client did not answer (%s)", err)
+            return None
+
+    async def _prompt_action(self, text: str) -> str | None:
+        """A hook's prompt action: one question the user answers in words."""
+        answers = await self._ask_question([ask.Question(question=text, options=[])])
+        return next(iter(answers.values()), None) if answers else None
+
     def _questions_changed(self) -> None:
         self._emit(QuestionsChanged(self.id, self.pending_questions))
 
@@ -304,7 +340,7 @@ class ChatSession:
         limit = self.config.auto_compact_tokens
         visible = to_model_messages(self.messages)
         if limit is not None and compaction.estimate_tokens(self._system, visible) > limit:
-            await compaction.compact(
+            await compaction.compact(  # Halted when a PreCompact hook stops the flow
                 self.hooks, self.provider, self.conversation, actor.specs, "auto"
             )
         for text in self.inbox.take_news():
@@ -360,7 +396,9 @@ class ChatSession:
         payload = p.NotificationInput(
             **self.hooks.common(), message=message, title="Wave", notification_type=kind
         )
-        await self.hooks.fire(payload, meta=False)
+        outcome = await self.hooks.fire(payload, meta=False)
+        for text in outcome.meta_messages:  # context (Copilot's): news for the model
+            self.inbox.notify(text, f"Notification {kind}")
 
     async def _idle_notice(self) -> None:
         """Notification `idle_prompt` once the session has sat idle for a while after a turn."""
@@ -382,9 +420,12 @@ class ChatSession:
         self.conversation.begin_turn()
         source: Literal["startup", "resume"] = "resume" if self.resumed else "startup"
         payload = p.SessionStartInput(
-            **self.hooks.common(), source=source, model=self.provider.model
+            **self.hooks.common(),
+            source=source,
+            model=self.provider.model,
+            history=lambda: history(self.messages),
         )
-        await self.hooks.fire(payload)
+        self._take_pending(await self.hooks.fire(payload))
         self.conversation.save()
         self._group.start_soon(self._work)
         self._group.start_soon(self.crons.run)
@@ -439,9 +480,18 @@ class ChatSession:
                 await AgentLoop(self.loop, self._main).respond()
         except ProviderError as err:
             self._turn_failed(f"Model request failed: {err}")
+            await self._error_occurred(err, "model_call")
         except Exception as err:  # a bug must not kill the session: report it, keep going
             log.exception("turn failed")
             self._turn_failed(f"Internal error: {type(err).__name__}: {err}")
+            await self._error_occurred(err, "system")
+
+    async def _error_occurred(self, err: Exception, where: Literal["model_call", "system"]) -> None:
+        info = p.ErrorInfo(message=str(err), name=type(err).__name__)
+        payload = p.ErrorOccurredInput(
+            **self.hooks.common(), error=info, error_context=where, recoverable=True
+        )
+        await self.hooks.fire(payload, meta=False)
 
     def _turn_failed(self, text: str) -> None:
         self.turn_error = text
@@ -460,9 +510,17 @@ class ChatSession:
     # -- a turn -----------------------------------------------------------------------------
 
     async def _compact(self, instructions: str) -> bool:
-        done = await compaction.compact(
-            self.hooks, self.provider, self.conversation, self._main.specs, "manual", instructions
-        )
+        try:
+            done = await compaction.compact(
+                self.hooks,
+                self.provider,
+                self.conversation,
+                self._main.specs,
+                "manual",
+                instructions,
+            )
+        except Halted:
+            done = False
         if not done:
             self.turn_error = "compaction failed"
         return done
@@ -473,7 +531,9 @@ class ChatSession:
             await self._compact(instructions)
             return
         prompt = self.conversation.append(UserMessage(content=text))
-        payload = p.UserPromptSubmitInput(**self.hooks.common(), prompt=text)
+        payload = p.UserPromptSubmitInput(
+            **self.hooks.common(), prompt=text, message_count=len(self.messages) - 1
+        )
         outcome = await self.hooks.dispatch(payload)
         if outcome.blocked:  # the prompt is erased; only the user sees why
             self.conversation.remove(prompt)
@@ -481,7 +541,35 @@ class ChatSession:
             self.turn_error = "\n".join(n.text for n in outcome.notices) or "prompt blocked"
             return
         self.hooks.apply(outcome)
+        model_text = self._model_prompt(text, outcome)
+        transformed = await self.hooks.fire(
+            p.UserPromptTransformedInput(
+                **self.hooks.common(), prompt=text, transformed_prompt=model_text
+            )
+        )
+        if transformed.prompt is not None:
+            model_text = transformed.prompt
+        if model_text != text:
+            prompt.model_content = model_text
+            self.conversation.changed(prompt)
+        if outcome.halt or transformed.halt:
+            return  # a hook stopped the flow: the prompt stays, the model is not called
         await AgentLoop(self.loop, self._main).respond()
+
+    def _take_pending(self, outcome: Outcome) -> None:
+        """A SessionStart hook's context for the next prompt sent (Snow's one-shot buffer)."""
+        if outcome.pending_context:
+            parts = (self.pending_context, outcome.pending_context)
+            self.pending_context = "\n\n".join(part for part in parts if part)
+
+    def _model_prompt(self, text: str, outcome: Outcome) -> str:
+        """What the model gets for a prompt: the pending context (used up here, or dropped when
+        a hook replaced the prompt), then the prompt as the hooks edited it."""
+        pending, self.pending_context = self.pending_context, None
+        edited = edited_prompt(text, outcome)
+        if pending is None or outcome.clear_pending:
+            return edited
+        return f"{pending.strip()}\n\n{edited}"
 
 
 @asynccontextmanager

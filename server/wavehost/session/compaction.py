@@ -16,7 +16,7 @@ from typing import Literal
 
 from wavehost.hooks import payloads as p
 from wavehost.session.conversation import Conversation
-from wavehost.session.hooks import SessionHooks
+from wavehost.session.hooks import Halted, SessionHooks
 from wavehost.session.messages import (
     ModelAssistant,
     ModelMessage,
@@ -24,6 +24,7 @@ from wavehost.session.messages import (
     ModelUser,
     NoticeBlock,
     UserMessage,
+    history,
     to_model_messages,
 )
 from wavehost.session.providers.base import (
@@ -83,16 +84,26 @@ async def compact(
     trigger: Trigger,
     instructions: str = "",
 ) -> bool:
-    """Compact `conversation`; False (with an error notice) when the summary call failed."""
+    """Compact `conversation`; False (with an error notice) when the summary call failed or a
+    PreCompact hook refused it; `Halted` when that hook also stopped the flow."""
     pre = await hooks.fire(
-        p.PreCompactInput(**hooks.common(), trigger=trigger, custom_instructions=instructions),
+        p.PreCompactInput(
+            **hooks.common(),
+            trigger=trigger,
+            custom_instructions=instructions,
+            history=lambda: history(conversation.messages),
+        ),
         meta=False,
     )
+    if pre.halt:  # Snow's beforeCompress 2+: no compaction, and the flow stops
+        raise Halted
+    if pre.blocked:
+        return False
     merged = "\n\n".join(part for part in (instructions.strip(), pre.compact_instructions) if part)
     request_text = SUMMARY_REQUEST + (f"\n\nAdditional instructions:\n{merged}" if merged else "")
-    history = to_model_messages(conversation.messages)
+    visible = to_model_messages(conversation.messages)
     # The tools go along: a request holding tool calls must declare them.
-    request = ModelRequest(SUMMARY_SYSTEM, [*history, ModelUser(request_text)], tools)
+    request = ModelRequest(SUMMARY_SYSTEM, [*visible, ModelUser(request_text)], tools)
     try:
         summary = await _summary(provider, request)
     except ProviderError as err:

@@ -3,7 +3,8 @@
 This is how scripts and CI use wavehost. Nobody can answer a permission question, so the
 permission mode alone decides. `text` prints the reply; `json` prints
 `{"result", "session_id", "transcript_path", "is_error", "messages"}`. Notices (user-only lines:
-hook errors, systemMessage) go to stderr in both forms.
+hook errors, systemMessage) and tool calls that were refused or failed go to stderr in both forms,
+one line each.
 """
 
 import json
@@ -46,6 +47,9 @@ async def run_headless(run: HeadlessRun, out: TextIO = sys.stdout, err: TextIO =
         transcript.UnreadableSessionError,
     ) as problem:
         print(f"wavehost: {problem}", file=err)
+        if run.output_format == "json":  # a script reading stdout learns it failed, and why
+            failed = {"result": str(problem), "session_id": None, "transcript_path": None}
+            print(json.dumps({**failed, "is_error": True, "messages": []}), file=out, flush=True)
         return 1
     config = SessionConfig(root=root, provider=provider, permission_mode=run.permission_mode)
     async with open_session(config, resume=run.resume) as session:
@@ -56,6 +60,10 @@ async def run_headless(run: HeadlessRun, out: TextIO = sys.stdout, err: TextIO =
         for notice in (n for m in replies for n in m.notices()):
             origin = f" ({notice.event})" if notice.event else ""
             print(f"wavehost: {notice.level}{origin}: {notice.text}", file=err)
+        # Refused and failed tool calls: else a user only sees that nothing was written.
+        for tool in (t for m in replies for t in m.tools() if t.error is not None):
+            reason = (tool.error or "").strip().splitlines() or [""]
+            print(f"wavehost: {tool.name} was not done: {reason[0]}", file=err)
         texts = [m.text() for m in replies if m.text()]
         is_error = session.turn_error is not None
         result = session.turn_error if is_error else (texts[-1] if texts else "")

@@ -27,6 +27,11 @@ from wavehost.session.updates import HooksRunning, UpdateListener
 log = logging.getLogger(__name__)
 
 
+class Halted(Exception):  # noqa: N818 - a signal, not an error
+    """A hook halted the flow (Snow exit 2+, Copilot `interrupt`, Wave `continue: false`): the
+    running reply ends with no further model call."""
+
+
 class SessionHooks:
     def __init__(
         self,
@@ -77,12 +82,15 @@ class SessionHooks:
         }
 
     async def dispatch(self, payload: p.HookInput) -> Outcome:
+        event = event_of(payload)
+        if not self.engine.has_hooks(event):
+            return self.engine.nothing(event)  # no process to start, no transcript to write
         self.conversation.save()  # hooks read transcript_path: it must show everything so far
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
         context = HookContext(cwd=Path(payload.cwd), project_dir=self.root)
         shown = tuple(
             h.status_message
-            for h in self.engine.matching(event_of(payload), subject_of(payload), payload)
+            for h in self.engine.matching(event, subject_of(payload), payload)
             if h.status_message and not h.in_background
         )
         if not shown:

@@ -100,9 +100,14 @@ Block = Annotated[TextBlock | ToolBlock | NoticeBlock, Field(discriminator="type
 class UserMessage(SessionModel):
     role: Literal["user"] = "user"
     id: str = Field(default_factory=new_id)
-    content: str
+    content: str  # what the user typed: the bubble shows it
+    model_content: str | None = None  # what the model gets instead, once hooks edited it
     is_meta: bool = False
     is_compact_summary: bool = False  # compaction's summary: the model sees nothing before it
+
+    @property
+    def model_text(self) -> str:
+        return self.content if self.model_content is None else self.model_content
 
 
 class AssistantMessage(SessionModel):
@@ -178,7 +183,7 @@ def to_model_messages(messages: Sequence[UserMessage | AssistantMessage]) -> lis
     out: list[ModelMessage] = []
     for message in messages[start:]:
         if isinstance(message, UserMessage):
-            out.append(ModelUser(message.content))
+            out.append(ModelUser(message.model_text))
             continue
         calls = tuple(ToolCall(b.id, b.name, b.input) for b in message.tools())
         text = message.text()
@@ -186,4 +191,23 @@ def to_model_messages(messages: Sequence[UserMessage | AssistantMessage]) -> lis
             continue  # only notices (or nothing yet): the model never sees it
         out.append(ModelAssistant(text, calls))
         out.extend(ModelToolResult(b.id, b.model_text(), b.failed) for b in message.tools())
+    return out
+
+
+def history(messages: Sequence[UserMessage | AssistantMessage]) -> list[dict[str, Any]]:
+    """The conversation the model sees as `{role, content}` dicts (what Snow's hooks read):
+    user text, assistant text with its `tool_calls`, tool results as `role: "tool"`."""
+    out: list[dict[str, Any]] = []
+    for message in to_model_messages(messages):
+        if isinstance(message, ModelUser):
+            out.append({"role": "user", "content": message.text})
+        elif isinstance(message, ModelAssistant):
+            entry: dict[str, Any] = {"role": "assistant", "content": message.text}
+            if message.calls:
+                entry["tool_calls"] = [
+                    {"id": c.id, "name": c.name, "arguments": c.input} for c in message.calls
+                ]
+            out.append(entry)
+        else:
+            out.append({"role": "tool", "tool_call_id": message.call_id, "content": message.text})
     return out

@@ -6,7 +6,7 @@ what it would ask about is denied, as Claude Code does in `-p`.
 """
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 import anyio
@@ -94,6 +94,7 @@ class Permissions:
     session_id: str
     mode: PermissionMode
     ask: PermissionAsker | None
+    always_allowed: set[str] = field(default_factory=set)  # tools nobody is asked about again
 
 
 def refused_by_mode(tool: str, mode: PermissionMode, headless: bool) -> str:

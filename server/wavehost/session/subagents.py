@@ -3,7 +3,8 @@
 A subagent has its own conversation (its own transcript file, `agent_transcript_path`), its own
 copy of the workdir (a `cd` inside it does not move the session) and the tools its type allows.
 SubagentStart fires before it starts and SubagentStop when it would end (both matched on
-`agent_type`); a SubagentStop block makes it go on, like Stop for the main agent. In the
+`agent_type`); SubagentStart hooks may rewrite its task or put context before it, a SubagentStop
+block makes it go on, like Stop for the main agent, and a SubagentStop rewrite is its report. In the
 foreground its final reply is the tool result; in the background it is a task whose completion
 wakes the main agent with a notification.
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
+from wavehost.hooks.outcome import edited_prompt
 from wavehost.session import transcript
 from wavehost.session.actor import Actor
 from wavehost.session.agent_loop import AgentLoop, LoopContext
@@ -57,14 +59,22 @@ class Subagents:
                 f"Agent type '{args.subagent_type}' not found. Available agents: {available}"
             )
         agent_id = uuid.uuid4().hex[:16]
-        await self.hooks.fire(
-            p.SubagentStartInput(**self.hooks.common(), agent_id=agent_id, agent_type=kind.name)
+        start = await self.hooks.fire(
+            p.SubagentStartInput(
+                **self.hooks.common(), agent_id=agent_id, agent_type=kind.name, prompt=args.prompt
+            )
         )
         actor = self._actor(kind, agent_id, workspace)
-        actor.conversation.append(UserMessage(content=args.prompt))
+        given = edited_prompt(args.prompt, start)  # hooks may replace it or add context first
+        actor.conversation.append(
+            UserMessage(content=args.prompt, model_content=None if given == args.prompt else given)
+        )
 
         async def run() -> str:
-            await AgentLoop(self.context, actor).respond()
+            loop = AgentLoop(self.context, actor)
+            await loop.respond()
+            if loop.response is not None:  # a SubagentStop hook rewrote the report
+                return loop.response
             return final_text(actor.conversation.messages)
 
         report = {"agentId": agent_id, "agentType": kind.name}

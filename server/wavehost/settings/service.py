@@ -142,11 +142,15 @@ class SettingsService:
         message = f"{path} is not one of the hook config files of this workspace."
         raise SettingsError("unknownPath", message, Path(path))
 
-    def prefill_new(self, source: FileSource) -> Prefill:
+    def _english(self, locale: str | None) -> bool:
+        return language_of(locale or self.locale) == "en"
+
+    def prefill_new(self, source: FileSource, locale: str | None = None) -> Prefill:
+        """The New prompt, in `locale`'s language (default: the workspace's)."""
         if source == "plugin":
             message = "Plugin hooks are read-only: new hooks go in user or project settings."
             raise SettingsError("readOnly", message)
-        english = language_of(self.locale) == "en"
+        english = self._english(locale)
         if source == "user":
             target = paths.user_settings(self.home)
         else:
@@ -154,11 +158,11 @@ class SettingsService:
         prompt = new_hook_prompt(source, project_name(self.project_dir), english)
         return Prefill(prompt, _existing(target))
 
-    def prefill_edit(self, hook_id: str) -> Prefill:
+    def prefill_edit(self, hook_id: str, locale: str | None = None) -> Prefill:
         listed = self._lookup(hook_id)
         if listed.source == "plugin":
             raise SettingsError("readOnly", _read_only_message(listed), listed.path)
-        english = language_of(self.locale) == "en"
+        english = self._english(locale)
         return Prefill(edit_hook_prompt(listed.handler, english), _existing(listed.path))
 
     def inputs(self) -> Inputs:

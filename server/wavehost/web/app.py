@@ -2,10 +2,13 @@
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
+import re
 import shlex
 import signal
+import sys
 import webbrowser
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +22,7 @@ from wavehost.web.shell import BrowserShell, Page
 log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
+PORT_ENV = "WAVEHOST_PORT"  # the port when --port is not given (read by the command line)
 
 # No inline script or style, no eval; the socket is this origin's only connection.
 CSP = (
@@ -32,20 +36,31 @@ DIST_KEY = web.AppKey("dist", Path)
 PORT_KEY = web.AppKey("port", list)  # [port], known once the socket is bound
 
 
+PACKAGED_DIST = Path(__file__).resolve().parent / "webview"  # put there by the build backend
+CHECKOUT = Path(__file__).resolve().parents[3]
+
+
 def default_dist() -> Path:
-    """The webview's build output: `$WAVEHOST_WEBVIEW_DIST`, else `webview/dist` in this repo."""
+    """The webview's build: `$WAVEHOST_WEBVIEW_DIST`; in a checkout (an editable install) its
+    `webview/dist`; else the copy installed inside the package."""
     configured = os.environ.get("WAVEHOST_WEBVIEW_DIST")
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[3] / "webview" / "dist"
+    if (CHECKOUT / "webview" / "package.json").is_file():
+        return CHECKOUT / "webview" / "dist"
+    return PACKAGED_DIST
 
 
 def check_dist(dist: Path) -> None:
-    if not (dist / "index.html").is_file():
-        raise FileNotFoundError(
-            f"the webview is not built: {dist / 'index.html'} is missing "
-            "(run scripts/setup, or `npm ci && npm run build` in webview/)"
-        )
+    if (dist / "index.html").is_file():
+        return
+    if os.environ.get("WAVEHOST_WEBVIEW_DIST"):
+        fix = "point WAVEHOST_WEBVIEW_DIST at a built webview (the folder of index.html)"
+    elif dist == PACKAGED_DIST:
+        fix = "this install has no webview: install a wheel built by scripts/build-wheel"
+    else:
+        fix = f"run `bash {CHECKOUT / 'scripts' / 'setup-web'}`"
+    raise FileNotFoundError(f"the webview is not built: {dist / 'index.html'} is missing; {fix}")
 
 
 def default_locale() -> str:
@@ -84,9 +99,15 @@ def _secure(response: web.StreamResponse) -> None:
     response.headers["Cache-Control"] = "no-store"
 
 
+# A BCP 47-ish tag (zh-CN, en_GB, sr-Latn-RS): nothing else may reach the page's HTML.
+_LOCALE = re.compile(r"[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8}){0,4}")
+
+
 async def index(request: web.Request) -> web.StreamResponse:
     html = (request.app[DIST_KEY] / "index.html").read_text(encoding="utf-8")
-    locale = request.app[SHELL_KEY].locale
+    # `?locale=` in the address wins over the shell's (--locale, $LANG) for this page.
+    asked = request.query.get("locale", "")
+    locale = asked if _LOCALE.fullmatch(asked) else request.app[SHELL_KEY].locale
     # The shell tells the page its locale the way the IDEs do: an attribute on <html>.
     html = html.replace("<html ", f'<html data-locale="{locale}" data-shell="browser" ', 1)
     return web.Response(text=html, content_type="text/html")
@@ -115,6 +136,17 @@ def create_app(shell: BrowserShell, dist: Path, auth: TokenAuth, port: int = 0) 
     app.router.add_get("/ws", socket)
     app.router.add_static("/assets/", dist / "assets", follow_symlinks=False)
     return app
+
+
+class PortError(Exception):
+    """The port asked for cannot be listened on (taken, or privileged)."""
+
+    def __init__(self, port: int, err: OSError) -> None:
+        why = "is in use" if err.errno == errno.EADDRINUSE else f"cannot be used ({err.strerror})"
+        super().__init__(
+            f"port {port} on {HOST} {why}: choose another with --port N or {PORT_ENV}, "
+            "or leave both out to get a free one"
+        )
 
 
 @dataclass
@@ -146,18 +178,23 @@ async def start(
     auth = TokenAuth(check_token(token) if token is not None else new_token())
     shell = BrowserShell(project, locale or default_locale(), serve, env=env)
     app = create_app(shell, dist or default_dist(), auth, port)
-    await shell.start()
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, HOST, port)
+    # The port first: when it is taken, no server has been started for nothing. Until the
+    # shell has started, nobody knows the token (the URL is not printed yet).
     try:
-        await site.start()
+        await web.TCPSite(runner, HOST, port).start()
+    except OSError as err:
+        await runner.cleanup()
+        raise PortError(port, err) from err
+    bound = int(runner.addresses[0][1])
+    app[PORT_KEY][0] = bound
+    try:
+        await shell.start()
     except BaseException:
         await shell.stop()
         await runner.cleanup()
         raise
-    bound = int(runner.addresses[0][1])
-    app[PORT_KEY][0] = bound
     log.info("browser mode on port %d, token %s", bound, redacted(auth.token))
     return Running(f"http://{HOST}:{bound}/", auth.token, runner, shell)
 
@@ -203,7 +240,6 @@ def main(
             return 2
     try:
         return asyncio.run(run(project.resolve(), port, open_browser, locale, serve, token))
-    except FileNotFoundError as err:
-        log.error("%s", err)
-        print(f"wavehost web: {err}", flush=True)
+    except (FileNotFoundError, PortError) as err:
+        print(f"wavehost web: {err}", file=sys.stderr, flush=True)
         return 2

@@ -97,6 +97,7 @@ class LspClient:
         self._answering: dict[Any, asyncio.Task[None]] = {}  # the server's requests, by id
         self._write_lock = asyncio.Lock()
         self.exit_reason: str | None = None
+        self.stopping = False  # stop() was called: the server's exit is expected
 
     async def start(self) -> None:
         self._process = await asyncio.create_subprocess_exec(
@@ -105,6 +106,9 @@ class LspClient:
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             env=self._env,
+            # Its own session: a Ctrl-C in the terminal reaches this process only, which then
+            # stops the server as a client should (shutdown, exit), not the server behind it.
+            start_new_session=True,
         )
         self._reader = asyncio.create_task(self._read_loop())
 
@@ -206,6 +210,7 @@ class LspClient:
     async def stop(self, grace: float = 5.0) -> None:
         """`shutdown` then `exit`, as a client should; killed if it does not go in time."""
         process = self._process
+        self.stopping = True
         if process is None:
             return
         if self.exit_reason is None:

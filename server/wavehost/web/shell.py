@@ -275,7 +275,10 @@ class BrowserShell:
             asked.answer.set_result(envelope)
 
     def _server_exited(self, reason: str) -> None:
-        log.error("%s", reason)
+        if self.lsp.stopping:
+            log.info("%s", reason)
+        else:
+            log.error("%s", reason)
         for asked in self._asked.values():
             if not asked.answer.done():
                 asked.answer.set_exception(ServerExitedError(reason))

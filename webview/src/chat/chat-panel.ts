@@ -9,6 +9,8 @@ import { type Lang, lang, t } from "../i18n";
 import type {
   AssistantMessage,
   Block,
+  ChatAskQuestionParams,
+  ChatAskQuestionResult,
   ChatRequestPermissionParams,
   ChatRequestPermissionResult,
   NoticeBlock,
@@ -58,6 +60,8 @@ function sessionFromShell(): string | null {
  * setState, else the tab's sessionStorage), and a re-created panel re-attaches to its session,
  * getting the whole session back (pending permission questions included). A question is answered
  * through the request that asked it when this page holds it, else with wave/chat/answerPermission.
+ * The model's questions (AskUserQuestion) and a hook's prompt action come as wave/chat/askQuestion:
+ * a question card with the choices (or a text field), answered by responding to that request.
  */
 @customElement("wave-chat-panel")
 export class WaveChatPanel extends LitElement {
@@ -240,6 +244,35 @@ export class WaveChatPanel extends LitElement {
         gap: 8px;
         margin-top: 8px;
       }
+      .question fieldset {
+        border: none;
+        margin: 6px 0;
+        padding: 0;
+      }
+      .question legend {
+        font-weight: 600;
+      }
+      .question .chip {
+        font-size: 0.85em;
+        padding: 0 6px;
+        margin-right: 6px;
+        border-radius: 8px;
+        background: var(--vscode-badge-background, #4d4d4d);
+        color: var(--vscode-badge-foreground, #ffffff);
+      }
+      .question label {
+        display: block;
+        margin: 2px 0;
+      }
+      .question input[type="text"] {
+        width: 100%;
+        box-sizing: border-box;
+        margin-top: 4px;
+        font: inherit;
+        color: var(--vscode-input-foreground, #cccccc);
+        background: var(--vscode-input-background, #313131);
+        border: 1px solid var(--vscode-input-border, #3c3c3c);
+      }
       form {
         display: flex;
         gap: 8px;
@@ -282,6 +315,8 @@ export class WaveChatPanel extends LitElement {
   @state() private unavailable: string | null = null;
   @state() private error: string | null = null;
   @state() private compacting = false;
+  /** The questions asked of this page (wave/chat/askQuestion), oldest first. */
+  @state() private asking: ChatAskQuestionParams[] = [];
   @query("textarea") private input!: HTMLTextAreaElement;
   @query(".log") private log!: HTMLElement;
 
@@ -292,6 +327,8 @@ export class WaveChatPanel extends LitElement {
   private unsubscribe: (() => void) | null = null;
   /** Questions the shell asked this page directly, by toolUseId: answered by responding. */
   private readonly held = new Map<string, (result: ChatRequestPermissionResult) => void>();
+  /** How to answer each question card, by questionId. */
+  private readonly questionReplies = new Map<string, (result: ChatAskQuestionResult) => void>();
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -300,6 +337,7 @@ export class WaveChatPanel extends LitElement {
       this.chat = apply(this.chat, params);
     });
     this.rpc.onRequest(METHODS.CHAT_REQUEST_PERMISSION, (params, signal) => this.askedDirectly(params, signal));
+    this.rpc.onRequest(METHODS.CHAT_ASK_QUESTION, (params, signal) => this.questionAsked(params, signal));
     void this.open();
   }
 
@@ -380,6 +418,34 @@ export class WaveChatPanel extends LitElement {
         reject(new Error("withdrawn"));
       });
     });
+  }
+
+  private questionAsked(params: ChatAskQuestionParams, signal: AbortSignal): Promise<ChatAskQuestionResult> {
+    this.asking = [...this.asking, params];
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        this.questionReplies.delete(params.questionId);
+        this.asking = this.asking.filter((q) => q.questionId !== params.questionId);
+      };
+      this.questionReplies.set(params.questionId, (result) => (done(), resolve(result)));
+      signal.addEventListener("abort", () => (done(), reject(new Error("withdrawn"))));
+    });
+  }
+
+  /** The card's answers: the chosen options (joined by ", "), or the words typed instead. */
+  private replyTo(params: ChatAskQuestionParams, card: HTMLElement, dismissed: boolean): void {
+    const answers: Record<string, string> = {};
+    if (!dismissed) {
+      params.questions.forEach((q, index) => {
+        const chosen = [...card.querySelectorAll<HTMLInputElement>(`input[data-question="${index}"]:checked`)].map(
+          (input) => input.value,
+        );
+        const typed = card.querySelector<HTMLInputElement>(`input[type=text][data-question="${index}"]`)?.value.trim();
+        const answer = typed || chosen.join(", ");
+        if (answer) answers[q.question] = answer;
+      });
+    }
+    this.questionReplies.get(params.questionId)?.({ answers });
   }
 
   private async answer(question: ChatRequestPermissionParams, result: ChatRequestPermissionResult): Promise<void> {
@@ -497,6 +563,7 @@ export class WaveChatPanel extends LitElement {
           </div>`
         : nothing}
       ${this.chat.questions.map((q) => this.renderPermission(q))}
+      ${this.asking.map((q) => this.renderQuestion(q))}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       ${this.draftKept ? html`<p class="muted draft-note" role="status" data-testid="draft-kept">${t("chat.draftKept")}</p>` : nothing}
       <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
@@ -541,7 +608,7 @@ export class WaveChatPanel extends LitElement {
     const messages = this.chat.runningHooks;
     return html`<div class="running" role="status" data-testid="running">
       <vscode-progress-ring></vscode-progress-ring>
-      <span>${this.chat.questions.length ? t("chat.waitingApproval") : messages.length ? messages.join(" · ") : t("chat.running")}</span>
+      <span>${this.chat.questions.length || this.asking.length ? t("chat.waitingApproval") : messages.length ? messages.join(" · ") : t("chat.running")}</span>
     </div>`;
   }
 
@@ -621,6 +688,40 @@ export class WaveChatPanel extends LitElement {
   /** Ask the page to show this hook's row on the settings page. */
   private showHook(hookId: string): void {
     this.dispatchEvent(new CustomEvent("show-hook", { detail: { hookId }, bubbles: true, composed: true }));
+  }
+
+  private renderQuestion(params: ChatAskQuestionParams) {
+    const submit = (e: Event, dismissed = false) => {
+      e.preventDefault();
+      const card = (e.target as HTMLElement).closest<HTMLElement>(".question");
+      if (card) this.replyTo(params, card, dismissed);
+    };
+    return html`<div class="permission question" role="dialog" aria-label=${t("question.title")} data-testid="question" data-question-id=${params.questionId}>
+      <strong>${t("question.title")}</strong>
+      ${params.questions.map(
+        (q, index) => html`<fieldset>
+          <legend>${q.header ? html`<span class="chip">${q.header}</span>` : nothing}${q.question}</legend>
+          ${q.options.map(
+            (o) => html`<label
+              ><input type=${q.multiSelect ? "checkbox" : "radio"} name=${`${params.questionId}-${index}`} data-question=${index} value=${o.label} />
+              ${o.label}${o.description ? html` <span class="muted">— ${o.description}</span>` : nothing}</label
+            >`,
+          )}
+          <input
+            type="text"
+            data-question=${index}
+            aria-label=${q.options.length ? t("question.other") : q.question}
+            placeholder=${q.options.length ? t("question.other") : t("question.answer")}
+          />
+        </fieldset>`,
+      )}
+      <div class="buttons">
+        <vscode-button data-action="answer" @click=${(e: Event) => submit(e)}>${t("question.send")}</vscode-button>
+        <vscode-button secondary data-action="dismiss" @click=${(e: Event) => submit(e, true)}
+          >${t("question.dismiss")}</vscode-button
+        >
+      </div>
+    </div>`;
   }
 
   private renderPermission(q: ChatRequestPermissionParams) {

@@ -8,6 +8,8 @@ import type { AssistantMessage, ChatUpdatedParams, UserMessage } from "./generat
 
 export type {
   AssistantMessage,
+  ChatAskQuestionParams,
+  ChatAskQuestionResult,
   ChatCancelResult,
   ChatCompactResult,
   ChatOpenParams,

@@ -113,6 +113,61 @@ export interface ChatAnswerPermissionResult {
   answered: boolean;
 }
 /**
+ * Server→client: the model asks the user (the AskUserQuestion tool), or a hook's prompt
+ * action pauses the reply for the user's words. Withdrawn with $/cancelRequest when the turn
+ * is cancelled.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatAskQuestionParams".
+ */
+export interface ChatAskQuestionParams {
+  sessionId: string;
+  questionId: string;
+  questions: ChatQuestion[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatQuestion".
+ */
+export interface ChatQuestion {
+  /**
+   * The question; the answer is keyed by this text
+   */
+  question: string;
+  /**
+   * A very short label for it (a chip)
+   */
+  header: string;
+  /**
+   * The choices; none: the user answers in their own words (a hook's prompt action)
+   */
+  options: ChatQuestionOption[];
+  /**
+   * Several options may be chosen
+   */
+  multiSelect: boolean;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatQuestionOption".
+ */
+export interface ChatQuestionOption {
+  label: string;
+  description: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatAskQuestionResult".
+ */
+export interface ChatAskQuestionResult {
+  /**
+   * The answer to each question, by its text (several choices joined with ", "); empty: the user dismissed the questions
+   */
+  answers: {
+    [k: string]: string | undefined;
+  };
+}
+/**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "ChatCancelParams".
  */
@@ -280,6 +335,7 @@ export interface UserMessage {
   role: "user";
   id: string;
   content: string;
+  modelContent: string | null;
   isMeta: boolean;
   isCompactSummary: boolean;
 }
@@ -669,6 +725,10 @@ export interface HooksPrefillParams {
    * The hook to edit (required for edit)
    */
   id?: string | null;
+  /**
+   * The prompt's language, as a locale: pages send the one they render in (it may differ from the workspace's: browser mode's ?locale=); default: the workspace's
+   */
+  locale?: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -1095,6 +1155,8 @@ export const METHODS = {
   CHAT_UPDATED: "wave/chat/updated",
   /** May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled. */
   CHAT_REQUEST_PERMISSION: "wave/chat/requestPermission",
+  /** The model asks the user (AskUserQuestion), or a hook's prompt action waits for the user's words. Withdrawn with $/cancelRequest when the turn is cancelled. */
+  CHAT_ASK_QUESTION: "wave/chat/askQuestion",
   /** Standard LSP: the server withdraws a request it sent (a permission question answered elsewhere, or whose turn ended). A shell passes it to each page it asked, under the id it gave that page. */
   CANCEL_REQUEST: "$/cancelRequest",
 } as const;
@@ -1123,6 +1185,7 @@ export interface ServerRequests {
 /** Requests the server sends to the page (through the shell). */
 export interface PageRequests {
   "wave/chat/requestPermission": { params: ChatRequestPermissionParams; result: ChatRequestPermissionResult };
+  "wave/chat/askQuestion": { params: ChatAskQuestionParams; result: ChatAskQuestionResult };
 }
 
 /** Notifications the server sends to the page. */
@@ -1274,6 +1337,14 @@ export const PROTOCOL_METHODS = {
   },
   "wave/chat/requestPermission": {
     "constant": "CHAT_REQUEST_PERMISSION",
+    "direction": "serverToClient",
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped",
+    "shellOnly": false
+  },
+  "wave/chat/askQuestion": {
+    "constant": "CHAT_ASK_QUESTION",
     "direction": "serverToClient",
     "kind": "request",
     "feature": "chat",

@@ -1,5 +1,7 @@
 /**
- * What the settings page's buttons do, in the order the shells need (DESIGN.md "Edit ordering").
+ * What the settings page's buttons do, in the order the shells need (docs/architecture.md, "Protocol").
+ *
+ * The prompts come in the page's language (it may differ from the workspace's: `?locale=`).
  *
  * New:    wave/hooks/prefill → shell openChat {prefill} → shell closeSettings
  * Edit:   wave/hooks/prefill → wave/openConfigFile (awaited, bounded) → openChat → closeSettings
@@ -11,6 +13,7 @@
  * Delete: wave/hooks/delete, then the list is always reloaded from the server, success or not.
  */
 
+import { lang } from "../i18n";
 import {
   type HookEntry,
   type HooksDeleteResult,
@@ -44,7 +47,7 @@ export class HooksActions {
   }
 
   async newHook(source: "user" | "project"): Promise<HooksPrefillResult> {
-    const prefill = await this.rpc.request(METHODS.HOOKS_PREFILL, { action: "new", source });
+    const prefill = await this.rpc.request(METHODS.HOOKS_PREFILL, { action: "new", source, locale: lang() });
     this.handOverToChat(prefill.prompt);
     return prefill;
   }
@@ -54,6 +57,7 @@ export class HooksActions {
       action: "edit",
       source: hook.source,
       id: hook.id,
+      locale: lang(),
     });
     // The hook's own file, as the list reported it (absolute); the server's answer otherwise.
     const configPath = hook.path || prefill.configPath || null;

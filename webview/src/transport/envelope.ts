@@ -1,5 +1,5 @@
 /**
- * The webview ↔ shell envelope, identical in every shell (DESIGN.md "Protocol"):
+ * The webview ↔ shell envelope, identical in every shell (docs/architecture.md, "Protocol"):
  *
  *   page → shell  {kind:"request", id, method, params}      a custom LSP request to relay
  *   shell → page  {kind:"response", id, result | error}     its answer

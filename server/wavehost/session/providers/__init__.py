@@ -64,10 +64,23 @@ def choose(
     return ProviderChoice(name, str(chosen_model), script_path)
 
 
-def make_provider(choice: ProviderChoice) -> Provider:
+# What each SDK accepts as a credential (Anthropic's takes a bearer token too).
+CREDENTIALS = {
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+    "openai": ("OPENAI_API_KEY",),
+}
+
+
+def make_provider(choice: ProviderChoice, env: Mapping[str, str] = os.environ) -> Provider:
     if choice.provider == "scripted":
         assert choice.script is not None
         return ScriptedProvider(load_script(choice.script), choice.model)
+    # Checked here, not by the SDK at the first request (a TypeError deep inside it).
+    if not any(env.get(name) for name in CREDENTIALS[choice.provider]):
+        raise ProviderError(
+            f"the {choice.provider} provider needs an API key: set {API_KEYS[choice.provider]}, "
+            'or choose another provider (--provider, WAVE_PROVIDER or "provider" in settings)'
+        )
     if choice.provider == "anthropic":
         from wavehost.session.providers.anthropic_messages import AnthropicProvider
 

@@ -4,7 +4,9 @@ stdout: lines that are each a `{"type":"progress",…}` object are shown and rem
 one JSON document, else no output at all. A timeout is fail-open for every event. Exit 2 of an
 event without a decision is a warning for the user (stderr). preToolUse is the strict one:
 deny stops the chain, exit 2 denies, any other failure denies ("hook errored"). Texts the model
-sees are Copilot's.
+sees are Copilot's, and every text a hook gives the model (a reason, a context, a result or
+response it rewrites, stderr) is cut at Claude Code's 10,000 characters (`capped`); rewritten
+tool arguments are the tool's input, not text for the model, and stay whole.
 """
 
 import json
@@ -19,7 +21,7 @@ from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.dialects.copilot.events import TOOLS, is_pascal
 from wavehost.hooks.dialects.copilot.payloads import result_text
 from wavehost.hooks.dialects.wave.outcome import summary
-from wavehost.hooks.outcome import Notice, NoticeLevel, Outcome, PermissionDecision
+from wavehost.hooks.outcome import Notice, NoticeLevel, Outcome, PermissionDecision, capped
 from wavehost.hooks.runner import HookRun
 
 log = logging.getLogger(__name__)
@@ -61,7 +63,12 @@ def read_output(stdout: str) -> Output:
 
 def _text(doc: Doc | None, key: str) -> str | None:
     value = doc.get(key) if doc else None
-    return value if isinstance(value, str) and value.strip() else None
+    return _model_text(value)
+
+
+def _model_text(value: Any) -> str | None:
+    """A non-blank string from a hook's output, capped; None for anything else."""
+    return capped(value) if isinstance(value, str) and value.strip() else None
 
 
 def _specific(run: HookRun, doc: Doc | None) -> Doc:
@@ -195,7 +202,7 @@ def interpret(payload: p.HookInput, runs: Sequence[HookRun]) -> Outcome:
             )
             continue
         if run.exit_code == 2:
-            stderr = run.stderr.strip()
+            stderr = capped(run.stderr.strip())
             if event is Event.PostToolUseFailure:
                 if stderr:
                     contexts.append(stderr)
@@ -210,7 +217,7 @@ def interpret(payload: p.HookInput, runs: Sequence[HookRun]) -> Outcome:
         if event is Event.PostToolUse:
             modified = (doc or {}).get("modifiedResult")
             if isinstance(modified, dict) and isinstance(modified.get("textResultForLlm"), str):
-                out.tool_result = modified["textResultForLlm"]
+                out.tool_result = capped(modified["textResultForLlm"])
             if pascal and (doc or {}).get("decision") == "block":
                 blocked_reason = _text(doc, "reason") or ""
         elif event is Event.UserPromptSubmit:
@@ -234,7 +241,7 @@ def interpret(payload: p.HookInput, runs: Sequence[HookRun]) -> Outcome:
                 out.meta.append(why.strip())
             rewritten = (doc or {}).get("modifiedResponse")
             if event is Event.SubagentStop and isinstance(rewritten, str):
-                out.response = rewritten  # the last one wins
+                out.response = capped(rewritten)  # the last one wins
     _contexts(out, contexts)
     if blocked_reason is not None:
         out.tool_result = f"Tool result blocked: {blocked_reason}"
@@ -252,8 +259,10 @@ def _pre_tool_use(out: _Builder, run: HookRun, doc: Doc | None, contexts: list[s
         out.decision = "deny"
         out.tool_error = f'Denied by preToolUse hook from "{origin(run)}" (hook errored)'
         return True
-    reason = specific.get("permissionDecisionReason") or top.get("permissionDecisionReason")
-    reason = reason.strip() if isinstance(reason, str) and reason.strip() else None
+    reason = _model_text(
+        specific.get("permissionDecisionReason") or top.get("permissionDecisionReason")
+    )
+    reason = reason.strip() if reason is not None else None
     if run.exit_code == 2:
         out.blocked = True
         out.decision, out.reason = "deny", reason or "hook exited with code 2"
@@ -273,8 +282,8 @@ def _pre_tool_use(out: _Builder, run: HookRun, doc: Doc | None, contexts: list[s
     if args is not None:
         assert isinstance(out.payload, p.PreToolUseInput)
         out.updated = TOOLS.wave_args(out.payload.tool_name, args)
-    context = specific.get("additionalContext") or top.get("additionalContext")
-    if isinstance(context, str) and context.strip():
+    context = _model_text(specific.get("additionalContext") or top.get("additionalContext"))
+    if context is not None:
         out.meta.append(f"Additional context from preToolUse hook:\n{context.strip()}")
     return False
 
@@ -295,7 +304,7 @@ def _permission_request(out: _Builder, run: HookRun, doc: Doc | None) -> None:
     behavior = answer.get("behavior")
     if behavior not in ("allow", "deny"):
         return
-    message = answer.get("message") if isinstance(answer.get("message"), str) else None
+    message = capped(answer["message"]) if isinstance(answer.get("message"), str) else None
     out.decision, out.reason = behavior, message
     out.blocked = behavior == "deny"
     out.halt = behavior == "deny" and answer.get("interrupt") is True

@@ -22,6 +22,7 @@ object ProtocolTable {
     const val CHAT_ANSWER_PERMISSION = "wave/chat/answerPermission"
     const val CHAT_UPDATED = "wave/chat/updated"
     const val CHAT_REQUEST_PERMISSION = "wave/chat/requestPermission"
+    const val CHAT_ASK_QUESTION = "wave/chat/askQuestion"
 
     val METHODS: List<ProtocolMethod> = listOf(
         ProtocolMethod(HOOKS_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
@@ -42,6 +43,7 @@ object ProtocolTable {
         ProtocolMethod(CHAT_ANSWER_PERMISSION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_UPDATED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_REQUEST_PERMISSION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(CHAT_ASK_QUESTION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true, shellOnly = false),
     )
 }
 

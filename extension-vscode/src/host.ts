@@ -1,0 +1,303 @@
+/**
+ * The wavehost server process and its LSP client: start, stop, restart (by the user, or after a
+ * crash with back-off), its state for the status bar, and the relay of server messages to pages.
+ */
+
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+import * as vscode from "vscode";
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  type LanguageClientOptions,
+  ResponseError,
+  RevealOutputChannelOn,
+  type StreamInfo,
+} from "vscode-languageclient/node";
+
+import {
+  chooseLaunch,
+  chooseProject,
+  type Exit,
+  failureSentence,
+  isPermanent,
+  type Launch,
+  MAX_RESTARTS,
+  type Project,
+  restartDelay,
+  startServer,
+} from "./activation";
+import { METHODS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from "./protocol";
+import { PageAnswerError, type Router, type ServerPort } from "./relay";
+import { interpreterOfPythonExtension } from "./python";
+
+export type HostState = "starting" | "ready" | "crashed" | "failed" | "stopped";
+
+/** A crash-free stretch this long (ms) forgets earlier crashes. */
+const STABLE_MS = 60_000;
+/** How long a page's request waits for a starting server (ms; the page gives up after 15 s). */
+const CONNECT_WAIT_MS = 30_000;
+/** How long a stopped server may take to exit before it is killed (ms). */
+const EXIT_GRACE_MS = 3_000;
+
+export class ServerHost implements vscode.Disposable {
+  state: HostState = "stopped";
+  project: Project = { dir: null, why: "not started" };
+  /** Why the server is not running, in one sentence (state crashed/failed). */
+  problem: string | null = null;
+  private client: LanguageClient | undefined;
+  private child: ChildProcess | undefined;
+  private generation = 0;
+  private crashes = 0;
+  private readyAt = 0;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The file of the last text editor that was active: a focused webview (the settings panel, the
+   * chat) or the command palette leaves no active text editor, yet the user's project is that file's.
+   */
+  private lastEditor: vscode.Uri | undefined = vscode.window.activeTextEditor?.document.uri;
+  private readonly editorWatch = vscode.window.onDidChangeActiveTextEditor((editor) => {
+    if (editor) this.lastEditor = editor.document.uri;
+  });
+  private readonly stateEmitter = new vscode.EventEmitter<HostState>();
+  /** Fires each time a (re)started server is ready: pages re-attach then. */
+  private readonly readyEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  readonly onDidBecomeReady = this.readyEmitter.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly router: Router,
+  ) {}
+
+  /** The connection, while the server is ready. */
+  connection(): ServerPort | undefined {
+    return this.state === "ready" ? this.client : undefined;
+  }
+
+  /** The connection pages relay to: waits (bounded) while the server is starting or restarting. */
+  async connect(): Promise<ServerPort | string> {
+    const deadline = Date.now() + CONNECT_WAIT_MS;
+    while (this.state === "starting" || this.state === "crashed") {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      await new Promise<void>((resolve) => {
+        const done = this.onDidChangeState(() => {
+          done.dispose();
+          clearTimeout(timer);
+          resolve();
+        });
+        const timer = setTimeout(() => {
+          done.dispose();
+          resolve();
+        }, left);
+      });
+    }
+    const client = this.connection();
+    if (client) return client;
+    if (this.state === "failed" && this.problem) return this.problem;
+    return `wavehost is ${this.state === "stopped" ? "stopped" : "not ready yet"}: run "Wave: Restart Host"`;
+  }
+
+  async start(): Promise<void> {
+    const generation = ++this.generation;
+    this.clearRestart();
+    this.setState("starting");
+    const launch = chooseLaunch(await this.launchSettings(), this.context.extensionPath);
+    this.project = chooseProject(
+      (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
+      this.activeEditorFolder(),
+    );
+    this.log.info(`starting ${[launch.command, ...launch.args].join(" ")} (interpreter from ${launch.origin})`);
+    this.log.info(`project: ${this.project.why}`);
+    let exited: Promise<Exit> = new Promise(() => {});
+    const client = new LanguageClient(
+      "wavehost",
+      "wavehost",
+      async (): Promise<StreamInfo> => {
+        const started = startServer(launch, { cwd: this.projectDir(), env: process.env }, (line) =>
+          this.log.info(`[server] ${line}`),
+        );
+        this.child = started.child;
+        exited = started.exited;
+        void exited.then((exit) => this.onExit(generation, launch, exit));
+        if (!started.child.stdout || !started.child.stdin) throw new Error("no stdio to the server");
+        return { reader: started.child.stdout, writer: started.child.stdin, detached: false };
+      },
+      this.clientOptions(),
+    );
+    this.client = client;
+    for (const method of SERVER_NOTIFICATIONS) {
+      client.onNotification(method, (params: unknown) => this.router.notify(method, params));
+    }
+    for (const method of SERVER_REQUESTS) {
+      client.onRequest(method, async (params: unknown, token) => {
+        try {
+          return await this.router.ask(method, params, token);
+        } catch (err) {
+          if (err instanceof PageAnswerError) {
+            return new ResponseError(err.error.code, err.error.message, err.error.data);
+          }
+          throw err;
+        }
+      });
+    }
+    const startedAt = Date.now();
+    try {
+      await client.start();
+    } catch (err) {
+      if (generation !== this.generation) return;
+      // The process may have died before the handshake: explain with its exit, not the LSP error.
+      const exit = await Promise.race([exited, delay(2000).then(() => null)]);
+      if (exit === null) this.fail(`wavehost did not start: ${(err as Error).message}`, false);
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.readyAt = Date.now();
+    this.log.info(`wavehost ready: ${this.readyAt - startedAt} ms from the start to the LSP handshake`);
+    this.problem = null;
+    this.setState("ready");
+    this.readyEmitter.fire();
+  }
+
+  /**
+   * Tells the running server that workspace trust changed (the table's setTrusted): project hooks
+   * may run from now on, without a restart. A server started later is told at initialize.
+   */
+  async sendTrust(trusted: boolean): Promise<void> {
+    const client = this.connection();
+    if (!client) return;
+    try {
+      const answer = await client.sendRequest(METHODS.WORKSPACE_SET_TRUSTED, { trusted });
+      this.log.info(`workspace trust sent: ${JSON.stringify(answer)}`);
+    } catch (err) {
+      this.log.error(`workspace trust could not be sent: ${(err as Error).message}; restarting wavehost`);
+      await this.restart();
+    }
+  }
+
+  async restart(): Promise<void> {
+    this.crashes = 0;
+    await this.stop();
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    this.generation++;
+    this.clearRestart();
+    const client = this.client;
+    const child = this.child;
+    this.client = undefined;
+    this.child = undefined;
+    if (client?.isRunning()) {
+      await Promise.race([client.stop(EXIT_GRACE_MS).catch(() => undefined), delay(EXIT_GRACE_MS)]);
+    }
+    if (child && child.exitCode === null && child.signalCode === null) child.kill();
+    this.setState("stopped");
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.editorWatch.dispose();
+    this.stateEmitter.dispose();
+    this.readyEmitter.dispose();
+  }
+
+  private onExit(generation: number, launch: Launch, exit: Exit): void {
+    if (generation !== this.generation) return; // a stop or restart we asked for
+    const sentence = failureSentence(launch, exit);
+    this.log.error(sentence);
+    if (isPermanent(launch, exit)) {
+      this.fail(sentence, true);
+      return;
+    }
+    if (Date.now() - this.readyAt > STABLE_MS) this.crashes = 0;
+    this.crashes++;
+    this.client = undefined;
+    this.child = undefined;
+    if (this.crashes > MAX_RESTARTS) {
+      this.fail(`${sentence} It crashed ${MAX_RESTARTS} times in a row; run "Wave: Restart Host" to try again.`, true);
+      return;
+    }
+    const seconds = restartDelay(this.crashes);
+    this.problem = sentence;
+    this.setState("crashed");
+    void vscode.window
+      .showWarningMessage(`${sentence} Restarting it in ${seconds} s; your chat is kept.`, "Show Log")
+      .then((choice) => choice && this.log.show());
+    this.restartTimer = setTimeout(() => void this.start(), seconds * 1000);
+  }
+
+  private fail(sentence: string, tell: boolean): void {
+    this.generation++;
+    this.client = undefined;
+    this.problem = sentence;
+    this.setState("failed");
+    if (tell) {
+      void vscode.window.showErrorMessage(sentence, "Open Settings", "Show Log").then((choice) => {
+        if (choice === "Show Log") this.log.show();
+        if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "wavehost");
+      });
+    }
+  }
+
+  private clientOptions(): LanguageClientOptions {
+    return {
+      documentSelector: [], // no language features: the client carries wavehost's own methods
+      outputChannel: this.log,
+      traceOutputChannel: this.log,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: {
+        projectDir: this.projectDir(),
+        locale: vscode.env.language,
+        trusted: vscode.workspace.isTrusted,
+      },
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue, handled: true }),
+        // Restarts are ours (with back-off and a plain message), not the client's.
+        closed: () => ({ action: CloseAction.DoNotRestart, handled: true }),
+      },
+      connectionOptions: { maxRestartCount: 0 },
+    };
+  }
+
+  /** The project folder; with no folder open, an empty folder of the extension's own. */
+  projectDir(): string {
+    if (this.project.dir !== null) return this.project.dir;
+    const none = join(this.context.globalStorageUri.fsPath, "no folder open");
+    mkdirSync(none, { recursive: true });
+    return none;
+  }
+
+  private activeEditorFolder(): string | undefined {
+    const uri = vscode.window.activeTextEditor?.document.uri ?? this.lastEditor;
+    return uri ? vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath : undefined;
+  }
+
+  private async launchSettings() {
+    const config = vscode.workspace.getConfiguration("wavehost");
+    const interpreter = config.get<string>("interpreter", "");
+    const serverCommand = config.get<string[]>("serverCommand", []);
+    const pythonExtension =
+      interpreter || serverCommand.length ? undefined : await interpreterOfPythonExtension(this.log);
+    return { interpreter, serverCommand, pythonExtension };
+  }
+
+  private setState(state: HostState): void {
+    this.state = state;
+    this.stateEmitter.fire(state);
+  }
+
+  private clearRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,249 @@
+/**
+ * The two webviews, both loading the one shared page (webview/dist, copied to dist/webview):
+ * the settings page as a WebviewPanel in the editor area, the chat as a WebviewView in the
+ * "Wave" activity-bar container. Strict CSP with a fresh nonce, VS Code's own theme variables,
+ * VS Code's display language.
+ */
+
+import { randomBytes } from "node:crypto";
+
+import * as vscode from "vscode";
+
+import type { ServerHost } from "./host";
+import { SHELL } from "./protocol";
+import { type PageKind, PageRelay, type Router } from "./relay";
+
+export const SETTINGS_PANEL = "wavehost.settings";
+export const CHAT_VIEW = "wavehost.chat";
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
+/** The page's HTML around the two fixed assets (webview/README.md "Hosting the page"). */
+export function pageHtml(
+  webview: vscode.Webview,
+  root: vscode.Uri,
+  view: PageKind,
+  extra: { sessionId?: string | undefined } = {},
+): string {
+  const nonce = randomBytes(16).toString("base64");
+  const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(root, "assets", name)).toString();
+  const source = webview.cspSource;
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${source}`,
+    `img-src ${source} data:`,
+    `font-src ${source}`,
+  ].join("; ");
+  const session = extra.sessionId ? ` data-session-id="${escapeAttribute(extra.sessionId)}"` : "";
+  return `<!doctype html>
+<html data-locale="${escapeAttribute(vscode.env.language)}">
+  <head>
+    <meta charset="utf-8">
+    <meta http-equiv="Content-Security-Policy" content="${csp}">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <link rel="stylesheet" href="${asset("webview.css")}">
+    <script type="module" nonce="${nonce}" src="${asset("webview.js")}"></script>
+  </head>
+  <body data-view="${view}"${session}></body>
+</html>`;
+}
+
+/** One webview's link to the server: its relay, registered with the router while it lives. */
+class Page implements vscode.Disposable {
+  readonly relay: PageRelay;
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready!: Promise<void>;
+  private markReady: () => void = () => {};
+  /** When its HTML was set, and whether it got an answer since (for the start-up timings in the log). */
+  private loadedAt = Date.now();
+  private answered = false;
+
+  constructor(
+    kind: PageKind,
+    private readonly webview: vscode.Webview,
+    host: ServerHost,
+    router: Router,
+    shell: (command: string, args: Record<string, unknown>) => Promise<void> | void,
+    log: vscode.LogOutputChannel,
+  ) {
+    this.resetReady();
+    this.relay = new PageRelay(
+      kind,
+      () => host.connect(),
+      {
+        post: (message) => {
+          if (!this.answered && message.kind === "response") {
+            this.answered = true;
+            log.info(`${kind} page: first answer ${Date.now() - this.loadedAt} ms after its HTML was set`);
+          }
+          void this.webview.postMessage(message);
+        },
+      },
+      (command, args) => {
+        if (command === SHELL.READY) {
+          log.info(`${kind} page: ready ${Date.now() - this.loadedAt} ms after its HTML was set`);
+          this.markReady();
+        }
+        return shell(command, args);
+      },
+      (message) => log.warn(message),
+    );
+    const unregister = router.add(this.relay);
+    this.disposables.push(
+      { dispose: unregister },
+      webview.onDidReceiveMessage((message: unknown) => void this.relay.receive(message)),
+    );
+  }
+
+  /** Resolves once the page listens (its `ready`); VS Code drops messages posted before. */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
+  /** The page is loaded anew (its HTML set again): wait for its next `ready`. */
+  resetReady(): void {
+    this.loadedAt = Date.now();
+    this.answered = false;
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+/** The settings page: one WebviewPanel in the editor area, opened again by the command. */
+export class SettingsPanel {
+  private panel: vscode.WebviewPanel | undefined;
+  private page: Page | undefined;
+  /** Shell commands handled, in order (the extension-host tests read it). */
+  readonly handled: string[] = [];
+
+  constructor(
+    private readonly root: vscode.Uri,
+    private readonly host: ServerHost,
+    private readonly router: Router,
+    private readonly chat: ChatView,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  show(): vscode.WebviewPanel {
+    if (this.panel) {
+      this.panel.reveal();
+      return this.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(SETTINGS_PANEL, "Wave Hooks", vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [this.root],
+      // Edit opens the config file in this editor group, which hides the panel; a hidden page
+      // without this is unloaded before it can finish (open the chat, then closeSettings).
+      retainContextWhenHidden: true,
+    });
+    panel.iconPath = vscode.Uri.joinPath(this.root, "..", "..", "media", "wave.svg");
+    this.panel = panel;
+    this.page = new Page("settings", panel.webview, this.host, this.router, (c, a) => this.shell(c, a), this.log);
+    panel.webview.html = pageHtml(panel.webview, this.root, "settings");
+    panel.onDidDispose(() => {
+      this.page?.dispose();
+      this.page = undefined;
+      this.panel = undefined;
+    });
+    return panel;
+  }
+
+  /** After a server restart: the page is loaded again and lists afresh. */
+  reload(): void {
+    if (!this.panel || !this.page) return;
+    this.page.resetReady();
+    this.panel.webview.html = pageHtml(this.panel.webview, this.root, "settings");
+  }
+
+  whenReady(): Promise<void> {
+    return this.page?.whenReady() ?? Promise.resolve();
+  }
+
+  private async shell(command: string, args: Record<string, unknown>): Promise<void> {
+    this.handled.push(command);
+    if (command === SHELL.OPEN_CHAT) {
+      await this.chat.show(typeof args.prefill === "string" ? args.prefill : undefined);
+    } else if (command === SHELL.CLOSE_SETTINGS) {
+      this.panel?.dispose(); // the relay ran it after every earlier message was done
+    } else if (command === SHELL.OPEN_SETTINGS) {
+      this.show();
+    }
+  }
+}
+
+/** The chat: a WebviewView in the "Wave" container of the activity bar. */
+export class ChatView implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  private page: Page | undefined;
+  private resolved: Promise<void>;
+  private markResolved: () => void = () => {};
+  /** The session the chat had open, so a re-created page re-attaches to it. */
+  private sessionId: string | undefined;
+  openSettings: () => void = () => {};
+
+  constructor(
+    private readonly root: vscode.Uri,
+    private readonly host: ServerHost,
+    private readonly router: Router,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.resolved = new Promise((resolve) => (this.markResolved = resolve));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    view.webview.options = { enableScripts: true, localResourceRoots: [this.root] };
+    this.page = new Page("chat", view.webview, this.host, this.router, (c, a) => this.shell(c, a), this.log);
+    view.webview.html = pageHtml(view.webview, this.root, "chat", { sessionId: this.sessionId });
+    view.onDidDispose(() => {
+      this.remember();
+      this.page?.dispose();
+      this.page = undefined;
+      this.view = undefined;
+      this.resolved = new Promise((resolve) => (this.markResolved = resolve));
+    });
+    this.markResolved();
+  }
+
+  /** Shows the chat (focusing it), its input prefilled when `prefill` is given. */
+  async show(prefill?: string): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+    await this.resolved;
+    await this.page?.whenReady();
+    if (prefill !== undefined) {
+      void this.view?.webview.postMessage({ kind: "shell", command: SHELL.PREFILL, args: { text: prefill } });
+    }
+  }
+
+  /** After a server restart: the page is loaded again and re-attaches to its session. */
+  reload(): void {
+    if (!this.view || !this.page) return;
+    this.remember();
+    this.page.resetReady();
+    this.view.webview.html = pageHtml(this.view.webview, this.root, "chat", { sessionId: this.sessionId });
+  }
+
+  get session(): string | undefined {
+    this.remember();
+    return this.sessionId;
+  }
+
+  private remember(): void {
+    const sessions = [...(this.page?.relay.sessions ?? [])];
+    if (sessions.length > 0) this.sessionId = sessions.at(-1);
+  }
+
+  private shell(command: string, _args: Record<string, unknown>): void {
+    if (command === SHELL.OPEN_SETTINGS) this.openSettings();
+  }
+}

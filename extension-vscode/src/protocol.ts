@@ -1,0 +1,30 @@
+/**
+ * What the extension knows of the wavehost protocol: all of it generated from the server's method
+ * table (webview/src/protocol/generated.ts). No method name is spelled out in this extension.
+ */
+
+import { METHODS, PROTOCOL_METHODS, SHELL_COMMANDS } from "../../webview/src/protocol/generated";
+
+export { METHODS, SHELL_COMMANDS as SHELL };
+export { parseEnvelope } from "../../webview/src/transport/envelope";
+export type { Envelope, ErrorObject, RequestId } from "../../webview/src/transport/envelope";
+
+type Table = typeof PROTOCOL_METHODS;
+type Row = Table[keyof Table];
+
+function names(keep: (row: Row, name: string) => boolean): ReadonlySet<string> {
+  return new Set((Object.entries(PROTOCOL_METHODS) as [string, Row][]).filter(([n, m]) => keep(m, n)).map(([n]) => n));
+}
+
+/** Methods only the shell itself sends, the table's `shellOnly` (a page must not grant itself trust). */
+export const SHELL_ONLY = names((m) => m.shellOnly);
+/** What a page may ask the server: the relay's allow-list. */
+export const PAGE_REQUESTS = names((m) => m.direction === "clientToServer" && !m.shellOnly);
+/** Requests whose answer's `sessionId` is the session the asking page is attached to from now on. */
+export const OPENS_SESSION = names((m) => m.session === "opens");
+/** Requests after which the page is no longer attached to `params.sessionId`. */
+export const CLOSES_SESSION = names((m) => m.session === "closes");
+/** Server → client notifications, relayed to the pages they concern. */
+export const SERVER_NOTIFICATIONS = names((m) => m.direction === "serverToClient" && m.kind === "notification");
+/** Server → client requests, asked of a page (a permission question) and answered by it. */
+export const SERVER_REQUESTS = names((m) => m.direction === "serverToClient" && m.kind === "request");

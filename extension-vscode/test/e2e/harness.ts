@@ -1,0 +1,215 @@
+/**
+ * A real VS Code for the tests: code-server 4.139.1 (Node 24), the built vsix installed into it,
+ * Debian's Chromium driven by Playwright. code-server runs in its own process group (setsid) and
+ * the whole group is killed at the end: extension hosts would otherwise outlive it.
+ */
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { type Browser, type Frame, type Page, chromium } from "playwright-core";
+
+export const EXTENSION = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const REPO = resolve(EXTENSION, "..");
+export const SCREENSHOTS = join(EXTENSION, "build", "screenshots");
+
+function tool(script: string, env: string): string {
+  const given = process.env[env];
+  if (given) return given;
+  return execFileSync("bash", [join(REPO, "scripts", script)], { encoding: "utf8" }).trim();
+}
+
+/** The vsix under test (scripts/package-vscode builds it). */
+export function vsixPath(): string {
+  if (process.env.WAVEHOST_VSIX) return process.env.WAVEHOST_VSIX;
+  const version = JSON.parse(readFileSync(join(EXTENSION, "package.json"), "utf8")).version as string;
+  const path = join(EXTENSION, "dist", `wavehost-${version}.vsix`);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run bash scripts/package-vscode first`);
+  return path;
+}
+
+export function tempDir(name: string): string {
+  return mkdtempSync(join(tmpdir(), `wavehost-vscode-${name}-`));
+}
+
+export function writeJson(path: string, value: unknown): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value, null, 2) + "\n");
+  return path;
+}
+
+export interface CodeServerOptions {
+  home: string;
+  /** Extra environment for code-server and so for the extension host and wavehost. */
+  env?: Record<string, string>;
+  /** VS Code user settings. */
+  settings?: Record<string, unknown>;
+  /** `--vscode-option enable-smoke-test-driver`: the payload's extension tests run. */
+  smokeTestDriver?: boolean;
+  /** Install the vsix (default); false: a VS Code without the extension, for a baseline. */
+  install?: boolean;
+}
+
+export class CodeServer {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly origin: string,
+    readonly userData: string,
+    readonly extensions: string,
+  ) {}
+
+  static async start(options: CodeServerOptions): Promise<CodeServer> {
+    const bin = tool("setup-code-server", "WAVEHOST_CODE_SERVER");
+    const node24 = tool("node24", "WAVEHOST_NODE24");
+    const root = tempDir("code-server");
+    const userData = join(root, "user-data");
+    const extensions = join(root, "extensions");
+    writeJson(join(userData, "User", "settings.json"), {
+      "workbench.startupEditor": "none",
+      "workbench.tips.enabled": false,
+      "telemetry.telemetryLevel": "off",
+      "extensions.autoCheckUpdates": false,
+      "extensions.autoUpdate": false,
+      "update.mode": "none",
+      "security.workspace.trust.enabled": false,
+      "chat.disableAIFeatures": true,
+      ...options.settings,
+    });
+    const env = { ...process.env, PATH: `${node24}:${process.env.PATH}`, HOME: options.home, ...options.env };
+    if (options.install !== false) {
+      execFileSync(bin, ["--extensions-dir", extensions, "--install-extension", vsixPath()], { env, stdio: "pipe" });
+    }
+    const args = ["--auth", "none", "--bind-addr", "127.0.0.1:0", "--user-data-dir", userData, "--extensions-dir", extensions];
+    args.push("--disable-telemetry", "--disable-update-check");
+    if (options.smokeTestDriver) args.push("--vscode-option", "enable-smoke-test-driver");
+    const child = spawn(bin, args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] }); // detached: setsid
+    const origin = await new Promise<string>((resolveOrigin, reject) => {
+      let output = "";
+      const timer = setTimeout(() => reject(new Error(`code-server did not start:\n${output}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolveOrigin(match[1]!);
+        }
+      };
+      child.stdout?.on("data", read);
+      child.stderr?.on("data", read);
+      child.once("exit", (code) => reject(new Error(`code-server exited (${code}):\n${output}`)));
+    });
+    return new CodeServer(child, origin, userData, extensions);
+  }
+
+  /** code-server's process id (its process group's too). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Kills code-server's whole process group (extension hosts and wavehost included). */
+  async stop(): Promise<void> {
+    const pid = this.child.pid;
+    if (pid === undefined || this.child.exitCode !== null) return;
+    const exited = new Promise((done) => this.child.once("exit", done));
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      return;
+    }
+    const killed = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+    if (!killed) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+}
+
+/** Opens the workbench on `folder` (or on no folder) and waits until it is usable. */
+export async function openWorkbench(page: Page, origin: string, folder?: string | string[]): Promise<void> {
+  let url = `${origin}/?ew=true`; // no folder: an empty window (code-server would reopen the last one)
+  if (typeof folder === "string") url = `${origin}/?folder=${encodeURIComponent(folder)}`;
+  else if (Array.isArray(folder)) url = `${origin}/?workspace=${encodeURIComponent(multiRoot(folder))}`;
+  await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120_000 });
+  await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+  await page.locator(".statusbar").waitFor({ timeout: 60_000 });
+}
+
+function multiRoot(folders: string[]): string {
+  const file = join(tempDir("workspace"), "two.code-workspace");
+  writeJson(file, { folders: folders.map((path) => ({ path })) });
+  return file;
+}
+
+/** Waits until the workbench has loaded the extension (its "Wave" activity-bar entry is there). */
+export async function waitForExtension(page: Page): Promise<void> {
+  await page.locator(".activitybar [aria-label^='Wave']").first().waitFor({ timeout: 60_000 });
+}
+
+/** Runs a command from the command palette (F1), by its title. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await chooseCommand(page, title);
+  await page.keyboard.press("Enter");
+}
+
+/** Types the command into the palette until it is the first row: Enter then runs it. */
+export async function chooseCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+  await row.waitFor({ timeout: 15_000 });
+}
+
+/** The frame of a wavehost page (settings or chat), once its `wave-app` is there. */
+export async function waveFrame(page: Page, view: "settings" | "chat", timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      try {
+        const found = await frame.evaluate(
+          (v) => document.body?.dataset.view === v && document.querySelector("wave-app") !== null,
+          view,
+        );
+        if (found) return frame;
+      } catch {
+        // a frame that went away or is cross-origin and not ours
+      }
+    }
+    await sleep(200);
+  }
+  throw new Error(`no wavehost ${view} page appeared`);
+}
+
+/** Whether a wavehost page of this view is loaded anywhere in the workbench now. */
+export async function hasWaveFrame(page: Page, view: "settings" | "chat"): Promise<boolean> {
+  for (const frame of page.frames()) {
+    try {
+      if (await frame.evaluate((v) => document.body?.dataset.view === v && !!document.querySelector("wave-app"), view)) {
+        return true;
+      }
+    } catch {
+      // gone
+    }
+  }
+  return false;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}

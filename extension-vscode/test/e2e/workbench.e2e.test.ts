@@ -1,0 +1,275 @@
+/**
+ * The built vsix in a real VS Code (code-server 4.139.1), driven by Playwright like a person:
+ * commands from the palette, the settings page's buttons, the chat view, an editor with the
+ * settings schema, a killed server. One code-server and one workbench for the whole file; every
+ * step leaves a screenshot in build/screenshots/. The tests pass in any order (vitest
+ * --sequence.shuffle): each starts with the project's settings file as shipped, no editor open and
+ * an empty chat input; the one scripted chat conversation is had once, by whichever test needs it
+ * first.
+ */
+
+import { execFileSync } from "node:child_process";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import type { Browser, Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
+
+const DEMO = join(REPO, "examples", "demo-project");
+
+import {
+  CodeServer,
+  REPO,
+  hasWaveFrame,
+  launchBrowser,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  tempDir,
+  waveFrame,
+  waitForExtension,
+  writeJson,
+} from "./harness";
+
+const home = tempDir("home");
+const project = join(tempDir("project"), "demo-project");
+const userSettings = join(home, ".wave", "settings.json");
+const projectSettings = join(project, ".wave", "settings.json");
+
+let server: CodeServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  cpSync(DEMO, project, { recursive: true });
+  writeJson(userSettings, {
+    hooks: { SessionStart: [{ hooks: [{ type: "command", command: "echo user-hook", description: "Says hello" }] }] },
+  });
+  server = await CodeServer.start({
+    home,
+    env: { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: join(project, "demo-chat.json") },
+  });
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await openWorkbench(page, server.origin, project);
+  await waitForExtension(page);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openSettings(): Promise<Frame> {
+  await runCommand(page, "Wave: Open Hooks Settings");
+  const frame = await waveFrame(page, "settings");
+  await frame.locator("li.hook").first().waitFor({ state: "attached", timeout: 60_000 });
+  return frame;
+}
+
+/** The host's state as the status bar item says it (starting, ready, crashed, failed). */
+async function hostState(): Promise<string> {
+  const label = await page.locator(".statusbar-item [aria-label^='wavehost ']").first().getAttribute("aria-label").catch(() => null);
+  return label?.replace("wavehost ", "") ?? "";
+}
+
+async function projectTab(frame: Frame): Promise<void> {
+  await frame.getByText("Project hooks").first().click();
+}
+
+/** What the one scripted conversation showed (chat turn: a blocked Bash, then a permission). */
+interface Conversation {
+  blocked: string;
+}
+let conversation: Promise<Conversation> | undefined;
+
+/** Has the scripted conversation in the chat view, once per file, by whichever test comes first. */
+function converse(): Promise<Conversation> {
+  conversation ??= (async () => {
+    await runCommand(page, "Wave: Open Chat");
+    const chat = await waveFrame(page, "chat");
+    await expect.poll(() => chat.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    await chat.locator("textarea").fill("Clean up the build output, then write a plan");
+    await chat.locator("[data-action=send]").click();
+    const failure = chat.getByTestId("tool-error").first();
+    await failure.waitFor({ timeout: 60_000 });
+    const blocked = await failure.innerText();
+    // The next tool asks for permission: the server's question is relayed to this view.
+    const allow = chat.locator("[data-testid=permission] [data-action=allow]");
+    await allow.waitFor({ timeout: 60_000 });
+    await screenshot(page, "10-chat-hook-blocked-permission-asked");
+    await allow.click();
+    await expect.poll(() => chat.locator(".log").innerText(), { timeout: 60_000 }).toContain("Stop hook ran");
+    await screenshot(page, "11-chat-turn-done");
+    return { blocked };
+  })();
+  return conversation;
+}
+
+describe("wavehost in a real VS Code", () => {
+  beforeEach(async (context) => {
+    onTestFailed(() => screenshot(page, `failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`));
+    cpSync(join(DEMO, ".wave", "settings.json"), projectSettings);
+    await runCommand(page, "View: Close All Editors");
+    await expect.poll(() => page.locator(".tabs-container .tab").count(), { timeout: 15_000 }).toBe(0);
+    for (const frame of page.frames()) {
+      // The chat input emptied as a person would (an input event), visible or not.
+      await frame
+        .evaluate(() => {
+          if (document.body?.dataset.view !== "chat") return;
+          const input = document.querySelector("wave-app")?.shadowRoot?.querySelector("wave-chat-panel")?.shadowRoot?.querySelector("textarea");
+          if (!input) return;
+          input.value = "";
+          input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        })
+        .catch(() => undefined);
+    }
+  });
+
+  it("runs each command from the palette: settings lists the hooks by source, chat, log, restart", async () => {
+    const settings = await openSettings();
+    expect(await settings.getByTestId("count-user").innerText()).toBe("1");
+    expect(await settings.getByTestId("count-project").innerText()).toBe("4");
+    expect(await settings.getByTestId("count-plugin").innerText()).toBe("0");
+    await settings.getByText("Current project: demo-project").waitFor();
+    await screenshot(page, "01-settings-user-hooks");
+    await projectTab(settings);
+    await expect.poll(() => settings.locator("li.hook:visible").count()).toBe(4);
+    await screenshot(page, "02-settings-project-hooks");
+
+    await runCommand(page, "Wave: Open Chat");
+    const chat = await waveFrame(page, "chat");
+    await expect.poll(() => chat.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    await screenshot(page, "03-chat-view");
+
+    await runCommand(page, "Wave: Show Log");
+    await expect
+      .poll(
+        () =>
+          page
+            .locator(".part.panel .view-lines")
+            .first()
+            .innerText()
+            .then((t) => t.replace(/\s+/g, " "))
+            .catch(() => ""),
+        { timeout: 20_000 },
+      )
+      // The panel shows the channel's last lines: the project line when this test runs first, else
+      // the line of the settings page this test opened (the tests run in any order).
+      .toMatch(/project: demo-project|settings page: ready \d+ ms/);
+    await screenshot(page, "04-log");
+
+    await runCommand(page, "Wave: Restart Host");
+    await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
+    const relisted = await waveFrame(page, "settings");
+    await relisted.locator("li.hook").first().waitFor({ state: "attached", timeout: 60_000 });
+    await screenshot(page, "05-restarted");
+  });
+
+  it("a chat turn fires the PreToolUse hook that blocks, and the block is shown", async () => {
+    const { blocked } = await converse();
+    expect(blocked).toContain("PreToolUse:Bash hook error: Refusing a destructive command");
+  });
+
+  it("deletes through the dialog exactly that entry from the file on disk", async () => {
+    const before = JSON.parse(readFileSync(projectSettings, "utf8"));
+    const settings = await openSettings();
+    await projectTab(settings);
+    const stop = settings.locator("li.hook", { hasText: "Stop hook ran" });
+    await stop.locator("[data-action=delete]").click();
+    await settings.getByTestId("delete-dialog").waitFor();
+    await screenshot(page, "06-delete-dialog");
+    await settings.locator("[data-action=confirm]").click();
+    await expect.poll(() => settings.getByTestId("count-project").innerText(), { timeout: 30_000 }).toBe("3");
+    const after = JSON.parse(readFileSync(projectSettings, "utf8"));
+    const { Stop: _deleted, ...kept } = before.hooks;
+    expect(after.hooks).toEqual(kept);
+    await screenshot(page, "07-deleted");
+  });
+
+  it("Edit opens the config file in an editor tab and only then closes the settings panel", async () => {
+    const settings = await openSettings();
+    await projectTab(settings);
+    await settings.locator("li.hook", { hasText: "guard-bash.py" }).locator("[data-action=edit]").click();
+    await expect
+      .poll(() => page.locator(".tabs-container .tab.active").innerText().then((t) => t.replace(/\s+/g, "")).catch(() => ""), {
+        timeout: 30_000,
+      })
+      .toBe("settings.json");
+    await expect.poll(() => hasWaveFrame(page, "settings"), { timeout: 30_000 }).toBe(false);
+    expect(await page.locator(".tabs-container .tab", { hasText: "Wave Hooks" }).count()).toBe(0);
+    const chat = await waveFrame(page, "chat");
+    await expect
+      .poll(() => chat.locator("textarea").inputValue(), { timeout: 30_000 })
+      .toContain(`config file ${projectSettings}`);
+    await screenshot(page, "08-edit-file-open-chat-prefilled");
+  });
+
+  it("New focuses the chat with the prompt", async () => {
+    const settings = await openSettings();
+    await settings.locator("[data-action=new]").first().click();
+    await expect.poll(() => hasWaveFrame(page, "settings"), { timeout: 30_000 }).toBe(false);
+    const chat = await waveFrame(page, "chat");
+    await expect
+      .poll(() => chat.locator("textarea").inputValue(), { timeout: 30_000 })
+      .toContain("Help me set up a user-level hook");
+    await expect.poll(() => chat.evaluate(() => document.hasFocus()), { timeout: 10_000 }).toBe(true);
+    await screenshot(page, "09-new-chat-prefilled");
+  });
+
+  it("the settings schema flags a timeout given as text in an open .wave/settings.json", async () => {
+    const text = readFileSync(projectSettings, "utf8").replace('"timeout": 10', '"timeout": "10"');
+    writeFileSync(projectSettings, text);
+    await page.keyboard.press("F1"); // the palette without ">" opens files
+    await page.locator(".quick-input-widget input").fill(".wave/settings.json");
+    await page.locator(".quick-input-list .monaco-list-row").first().waitFor();
+    await page.keyboard.press("Enter");
+    // VS Code shows schema violations as warnings.
+    await page.locator(".monaco-editor .squiggly-warning, .monaco-editor .squiggly-error").first().waitFor({ timeout: 60_000 });
+    await runCommand(page, "View: Focus Problems");
+    await expect
+      .poll(() => page.locator(".markers-panel").innerText().catch(() => ""), { timeout: 30_000 })
+      .toContain('Incorrect type. Expected "number".');
+    await screenshot(page, "12-schema-flags-timeout");
+  });
+
+  it("a killed server is restarted and the chat comes back with its conversation", async () => {
+    await converse();
+    await runCommand(page, "Wave: Open Chat");
+    const before = await waveFrame(page, "chat");
+    await expect.poll(() => before.locator(".log").innerText()).toContain("Clean up the build output");
+    // Marks the page shown now: the one after the restart must be a page loaded anew.
+    await before.evaluate(() => ((window as { wavehostOld?: boolean }).wavehostOld = true));
+    const pids = execFileSync("pgrep", ["-f", `${server.extensions}/.*/server/launch.py serve`], { encoding: "utf8" })
+      .trim()
+      .split("\n");
+    expect(pids.length).toBe(1);
+    process.kill(Number(pids[0]), "SIGKILL");
+    await page.locator(".notifications-toasts", { hasText: "Restarting it in" }).waitFor({ timeout: 30_000 });
+    expect(await hostState()).toMatch(/crashed|starting|ready/);
+    await screenshot(page, "13-server-killed");
+    await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
+    // The new chat page (looked up anew each time: frames come and go while it loads) shows the
+    // conversation and can send again.
+    const freshChat = async (): Promise<string> => {
+      for (const frame of page.frames()) {
+        const fresh = await frame
+          .evaluate(
+            () =>
+              document.body?.dataset.view === "chat" &&
+              document.querySelector("wave-app") !== null &&
+              !(window as { wavehostOld?: boolean }).wavehostOld,
+          )
+          .catch(() => false);
+        if (!fresh) continue;
+        const log = await frame.locator(".log").innerText({ timeout: 2000 }).catch(() => "");
+        const disabled = await frame.locator("[data-action=send]").getAttribute("disabled", { timeout: 2000 }).catch(() => "?");
+        const input = await frame.locator("textarea").inputValue({ timeout: 2000 }).catch(() => "?");
+        return log.includes("Clean up the build output") && disabled === null && input === "" ? "kept" : "loading";
+      }
+      return "no new page";
+    };
+    await expect.poll(freshChat, { timeout: 90_000, interval: 500 }).toBe("kept");
+    await screenshot(page, "14-chat-kept-after-restart");
+  });
+});
