@@ -67,8 +67,11 @@ describe("chat panel in browser mode", () => {
     await expect.poll(() => panel.getByTestId("running").count()).toBe(0);
     expect(await panel.getByTestId("queued").count()).toBe(0);
 
+    // Tool headers say what ran; one "Wave" header per turn (two turns), not per message.
+    expect(await panel.getByTestId("tool-title").allInnerTexts()).toEqual(["Bash · rm -rf build", "Write · PLAN.md", "Read · PLAN.md"]);
+    expect(await panel.locator(".msg.assistant .who").count()).toBe(2);
     const bash = panel.locator(".tool[data-tool=Bash]");
-    expect(await bash.getAttribute("data-status")).toBe("error");
+    expect(await bash.getAttribute("data-status")).toBe("blocked"); // a hook refused it: it never ran
     expect(await bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing rm -rf");
     expect(await panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
     expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toBe("# Plan\n");
@@ -95,6 +98,50 @@ describe("chat panel in browser mode", () => {
     await marker.locator("summary").click();
     expect(await marker.innerText()).toContain("清理被钩子拦下；PLAN.md 已写好。");
     expect(problems).toEqual([]);
+  });
+
+  it("Esc stops a running turn; a draft survives switching views; New's prefill keeps the draft", async () => {
+    const ws = e2e.workspace();
+    ws.write(
+      ws.projectSettings,
+      hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("sleep 60", { statusMessage: "正在检查命令…" })] }] }),
+    );
+    const script = ws.write(join(ws.root, "turns.json"), { turns: [{ text: "先看看。", tool_calls: [{ name: "Bash", input: { command: "ls" } }] }, { text: "好。" }] });
+    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    for (const viewport of [{ width: 1200, height: 800 }, { width: 420, height: 800 }]) {
+      const page = await e2e.browser.newPage({ viewport });
+      const problems = collectProblems(page);
+      await page.goto(`${server.url}&view=chat`);
+      const panel = page.locator("wave-chat-panel");
+      const input = panel.locator("textarea");
+      await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled")).toBeNull();
+      if (viewport.width === 1200) {
+        await input.fill("看一下目录");
+        await input.press("Enter");
+        await expect.poll(() => panel.getByTestId("running").innerText(), { timeout: 30_000 }).toContain("正在检查命令…");
+        const started = Date.now();
+        await page.keyboard.press("Escape");
+        await expect.poll(() => panel.getByTestId("running").count(), { timeout: 30_000 }).toBe(0);
+        expect(Date.now() - started).toBeLessThan(45_000); // stopped, not the hook's 60 s
+      }
+      // A draft survives a trip to the settings page and back.
+      await input.fill("我还没写完的问题");
+      await page.locator("[data-action=open-settings]").click();
+      await page.getByTestId("count-user").waitFor();
+      await page.locator("[data-action=back-to-chat]").click();
+      await expect.poll(() => page.locator("wave-chat-panel textarea").inputValue()).toBe("我还没写完的问题");
+      // New prefills the chat: the draft stays above the suggested text, and the panel says so.
+      await page.locator("[data-action=open-settings]").click();
+      await page.getByTestId("count-user").waitFor();
+      await page.locator("[data-action=new]").click();
+      const value = () => page.locator("wave-chat-panel textarea").inputValue();
+      await expect.poll(value).toMatch(/^我还没写完的问题\n\n\S/);
+      expect(await page.locator("wave-chat-panel").getByTestId("draft-kept").innerText()).toContain("你的草稿保留在上方");
+      await page.screenshot({ path: join(SCREENSHOTS, `chat-draft-kept-${viewport.width}.png`), fullPage: true });
+      await input.fill("");
+      expect(problems).toEqual([]);
+      await page.close();
+    }
   });
 });
 
