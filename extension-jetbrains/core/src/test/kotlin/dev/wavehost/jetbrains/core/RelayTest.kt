@@ -113,16 +113,25 @@ class RelayTest {
     }
 
     @Test
-    fun `closeSettings closes the tab only after what the page sent next (openChat) was handled`() {
+    fun `closeSettings, the page's last message, closes the tab at once, after what the page sent before it`() {
+        relay.serverUp(server)
+        val (settings, _) = page(View.SETTINGS)
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_CHAT}","args":{"prefill":"帮我编辑钩子"}}""")
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.CLOSE_SETTINGS}","args":{}}""")
+        settle()
+        assertEquals(listOf("openChat", "closeSettings settings page ${settings.id}"), actions.calls)
+    }
+
+    @Test
+    fun `what a page sends after closeSettings is not acted on`() {
         relay.serverUp(server)
         val (settings, _) = page(View.SETTINGS)
         settings.receive("""{"kind":"shell","command":"${ShellCommands.CLOSE_SETTINGS}","args":{}}""")
-        settings.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_CHAT}","args":{"prefill":"帮我编辑钩子"}}""")
+        settings.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_CHAT}","args":{"prefill":"late"}}""")
+        request(settings, "late", ProtocolTable.HOOKS_LIST)
         settle()
-        assertEquals(listOf("openChat"), actions.calls)
-        Thread.sleep(Relay.CLOSE_GRACE_MILLIS + 200)
-        settle()
-        assertEquals(listOf("openChat", "closeSettings settings page ${settings.id}"), actions.calls)
+        assertEquals(listOf("closeSettings settings page ${settings.id}"), actions.calls)
+        assertEquals(emptyList<Pair<String, JsonElement?>>(), server.calls)
     }
 
     @Test

@@ -108,8 +108,8 @@ class SettingsTabTest {
         val names = s.events.map { it.name }
         val shown = s.events.first { it.name == "showDocument" }
         assertEquals(ws.projectSettings.toString(), shown.detail)
-        assertTrue(names.indexOf("showDocument") < names.indexOf("closeSettings"), "showDocument before closeSettings: $names")
-        assertTrue("openChat" in names, "$names")
+        assertTrue(names.indexOf("showDocument") < names.indexOf("openChat"), "showDocument before openChat: $names")
+        assertTrue(names.indexOf("openChat") < names.indexOf("closeSettings"), "closeSettings is the page's last message: $names")
         assertEquals(null, s.settings(), "the settings tab is closed")
         s.screenshot(File(SCREENSHOTS, "jcef-edit-opens-file-and-chat.png"))
     }
@@ -124,6 +124,8 @@ class SettingsTabTest {
         s.waitFor(chat, "deep('textarea')?.value === ${js("帮我在【my-app】新建钩子：<事件>时，<matcher 工具>，跑<命令>，<超时/异步>")}", what = "the new-hook prefill")
         waitUntil { s.events.any { it.name == "closeSettings" } }
         assertTrue(s.events.none { it.name == "showDocument" })
+        val names = s.events.map { it.name }
+        assertTrue(names.indexOf("openChat") < names.indexOf("closeSettings"), "closeSettings is the page's last message: $names")
         s.screenshot(File(SCREENSHOTS, "jcef-new-opens-chat.png"))
     }
 

@@ -13,7 +13,6 @@ import org.eclipse.lsp4j.jsonrpc.messages.ResponseErrorCode
 import java.util.concurrent.CancellationException
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.ScheduledExecutorService
-import java.util.concurrent.TimeUnit
 
 enum class View(val id: String) { SETTINGS("settings"), CHAT("chat") }
 
@@ -35,8 +34,9 @@ interface ShellActions {
     fun openChat()
 
     /**
-     * Close this settings tab. Called [Relay.CLOSE_GRACE_MILLIS] after the page asked, so that
-     * what the page sent right after `closeSettings` (its `openChat`) still arrives and is handled.
+     * Close this settings tab. Called when the page sent `closeSettings`, which is always its last
+     * message: everything it sent before (its `openChat`, an Edit's answered `wave/openConfigFile`)
+     * has been handled by then.
      */
     fun closeSettings(page: PageHandle)
 
@@ -72,7 +72,8 @@ class PageHandle internal constructor(val id: Int, val view: View, internal val 
  *   `sessionId`), else the newest chat page; a `$/cancelRequest` from the server withdraws the
  *   question from the page;
  * - nothing is sent to a page before it said `ready` (it is queued until then);
- * - `closeSettings` closes the tab a moment later, never before what the page sent earlier.
+ * - `closeSettings` is a settings page's last message: it closes the tab at once (after what the
+ *   page sent earlier, in order); anything the page sends after it is ignored.
  */
 class Relay(private val actions: ShellActions, private val executor: ScheduledExecutorService, private val log: (String) -> Unit = {}) {
     private class InFlight(val page: PageHandle, val future: CompletableFuture<JsonElement?>)
@@ -163,6 +164,10 @@ class Relay(private val actions: ShellActions, private val executor: ScheduledEx
 
     internal fun fromPage(page: PageHandle, json: String) = executor.execute {
         if (page.disposed) return@execute
+        if (page.closing) {
+            log("$page sent something after closeSettings (its last message): ignored")
+            return@execute
+        }
         when (val envelope = Envelope.parse(json)) {
             null -> log("$page sent something that is not an envelope")
             is Envelope.Request -> relay(page, envelope)
@@ -230,9 +235,9 @@ class Relay(private val actions: ShellActions, private val executor: ScheduledEx
                 while (page.outbox.isNotEmpty()) page.link.execute(page.outbox.removeFirst())
                 if (page.view == View.CHAT) deliverPrefill()
             }
-            ShellCommands.CLOSE_SETTINGS -> if (page.view == View.SETTINGS && !page.closing) {
+            ShellCommands.CLOSE_SETTINGS -> if (page.view == View.SETTINGS) {
                 page.closing = true
-                executor.schedule({ if (!page.disposed) actions.closeSettings(page) }, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS)
+                actions.closeSettings(page)
             }
             ShellCommands.OPEN_CHAT -> {
                 shell.args.get("prefill")?.takeIf { it.isJsonPrimitive && it.asJsonPrimitive.isString }?.let { pendingPrefill = it.asString }
@@ -289,7 +294,6 @@ class Relay(private val actions: ShellActions, private val executor: ScheduledEx
 
     companion object {
         const val MAX_QUEUED = 1000
-        const val CLOSE_GRACE_MILLIS = 300L
         val CANCEL_METHOD: String = MessageJsonHandler.CANCEL_METHOD.methodName
 
         private fun sessionOf(params: JsonElement?): String? =
