@@ -164,8 +164,8 @@ describe("the demo (scripts/demo)", () => {
     const problems = collectProblems(page);
 
     await page.goto(server.url);
-    await page.locator("vscode-tab-header[data-source=project]").click();
-    const rows = page.locator("vscode-tab-panel[data-source=project] li.hook");
+    await page.locator("[role=tab][data-source=project]").click();
+    const rows = page.locator("[role=tabpanel][data-source=project] li.hook");
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(4);
     const texts = await rows.allInnerTexts();
     expect(texts.map((t) => t.split(/\s/)[0])).toEqual(["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]);
@@ -199,11 +199,11 @@ describe("the demo (scripts/demo)", () => {
     const server = await e2e.web(ws, "en");
     const page = await e2e.browser.newPage();
     await page.goto(`${server.url}&locale=zh-CN`);
-    const tab = page.locator("vscode-tab-header[data-source=project]");
+    const tab = page.locator("[role=tab][data-source=project]");
     await expect.poll(() => tab.innerText(), { timeout: 30_000 }).toContain("项目级钩子");
     // The New prompt the server prefills follows the page, not the shell's English.
     await tab.click();
-    await page.locator("vscode-tab-panel[data-source=project] [data-action=new]").click();
+    await page.locator("[role=tabpanel][data-source=project] [data-action=new]").click();
     const input = page.locator("wave-chat-panel textarea");
     await expect.poll(() => input.inputValue(), { timeout: 30_000 }).toMatch(/^帮我在【.+】新建钩子/);
     await page.goto(server.address); // the cookie is kept; no ?locale= now: the shell's English
