@@ -260,16 +260,30 @@ describe("settings page: hooks tab", () => {
     const { page, problems } = await openSettings();
     await tab(page, "project").click();
     expect(await page.getByTestId("count-project").innerText()).toBe("4");
-    const texts = await rows(page, "project").allInnerTexts();
-    expect(texts[0]).toContain("格式：Wave");
-    expect(texts[1]).toContain("preToolUse");
-    expect(texts[1]).toContain("格式：Copilot CLI");
-    expect(texts[1]).toContain("工具调用前"); // the catalogue's summary of the event it runs on
-    expect(texts[1]).toContain(copilot);
-    expect(texts[3]).toContain("onStop");
-    expect(texts[3]).toContain("格式：Snow CLI");
-    expect(texts[3]).toContain("提示（询问用户）");
-    expect(texts[3]).toContain(snow);
+    const row = (text: string) => rows(page, "project").filter({ hasText: text });
+    const group = (event: string) => panel(page, "project").locator(`[data-testid=group][data-event=${event}]`);
+    // Every dialect is listed, each row with its badge and its file relative to the project.
+    expect(await rows(page, "project").locator("[data-testid=dialect]").allInnerTexts()).toEqual(
+      expect.arrayContaining(["格式：Wave", "格式：Copilot CLI", "格式：Snow CLI"]),
+    );
+    expect(await row("./wave-stop.sh").getByTestId("dialect").innerText()).toBe("格式：Wave");
+    expect(await row("./wave-stop.sh").getByTestId("row-path").innerText()).toBe(".wave/settings.json");
+    for (const command of ["./guard.sh", "./audit.sh"]) {
+      expect(await row(command).getByTestId("dialect").innerText()).toBe("格式：Copilot CLI");
+      expect(await row(command).getByTestId("row-path").innerText()).toBe(".github/hooks/team.json");
+      expect(await row(command).getByTestId("row-path").getAttribute("title")).toBe(copilot); // the absolute path on hover
+      expect(await row(command).getAttribute("data-event")).toBe("preToolUse");
+    }
+    // Copilot's event heads its group, with the catalogue's summary of the event it runs on.
+    expect(await group("preToolUse").innerText()).toContain("preToolUse：2 个");
+    expect(await group("preToolUse").innerText()).toContain("工具调用前");
+    const snowRow = row("下一步？");
+    expect(await snowRow.getByTestId("dialect").innerText()).toBe("格式：Snow CLI");
+    expect(await snowRow.innerText()).toContain("提示（询问用户）");
+    expect(await snowRow.getByTestId("row-path").innerText()).toBe(".snow/hooks/onStop.json");
+    expect(await snowRow.getByTestId("row-path").getAttribute("title")).toBe(snow);
+    expect(await group("onStop").innerText()).toContain("onStop：1 个");
+    expect(await group("onStop").innerText()).toContain("智能体完成回复时");
     await page.screenshot({ path: join(SCREENSHOTS, "settings-dialects.png"), fullPage: true });
 
     const dialog = page.getByTestId("delete-dialog");

@@ -92,6 +92,27 @@ describe("grouping and filtering", () => {
     expect(groups.map((g) => g.rows.map((r) => (r.kind === "hook" ? r.hook.id : "broken")))).toEqual([["a", "broken", "b", "c", "l"]]);
   });
 
+  it("groups other dialects' events under their own names, placed and summarised by the catalogue event they run on", () => {
+    const base = listing();
+    const list = {
+      ...base,
+      diagnostics: [],
+      hooks: [
+        hook({ id: "s", source: "project", event: "onStop", catalogueEvent: "Stop", dialect: "snow" }),
+        hook({ id: "w", source: "project", event: "Stop" }),
+        hook({ id: "c", source: "project", event: "preToolUse", catalogueEvent: "PreToolUse", dialect: "copilot" }),
+      ],
+    };
+    const groups = groupRows(bySource(list).project, { query: "", event: "" });
+    expect(groups.map((g) => [g.event, g.catalogueEvent])).toEqual([
+      ["preToolUse", "PreToolUse"],
+      ["onStop", "Stop"],
+      ["Stop", "Stop"],
+    ]);
+    expect(eventSummary(groups[0]!.catalogueEvent, "en")).toBe(eventSummary("PreToolUse", "en"));
+    expect(eventSummary("PreToolUse", "en")).not.toBe("");
+  });
+
   it("filters on event, matcher and command text, every word", () => {
     const view = bySource(listing()).project;
     const ids = (query: string, event = "") =>

@@ -748,7 +748,7 @@ export class WaveHooksPage extends LitElement {
   }
 
   private renderGroup(group: EventGroup, rows: Row[]) {
-    const summary = eventSummary(group.event, lang());
+    const summary = eventSummary(group.catalogueEvent, lang());
     return html`<h2 class="group" data-testid="group" data-event=${group.event}>
         <span>${t("group.label", { event: group.event, n: group.rows.length })}</span>
         ${summary ? html`<span class="muted">${summary}</span>` : nothing}

@@ -25,7 +25,10 @@ export interface BrokenFile {
 export type Row = { kind: "hook"; hook: HookEntry } | { kind: "broken"; diagnostic: DiagnosticEntry; source: Source };
 
 export interface EventGroup {
+  /** The event as the rows' files name it (`preToolUse` for a Copilot file). */
   event: string;
+  /** The catalogue event it runs on (what the group's summary describes). */
+  catalogueEvent: string;
   rows: Row[];
 }
 
@@ -97,6 +100,10 @@ function rowEvent(row: Row): string {
   return row.kind === "hook" ? row.hook.event : (row.diagnostic.entry?.event ?? "");
 }
 
+function rowCatalogueEvent(row: Row): string {
+  return row.kind === "hook" ? row.hook.catalogueEvent : (row.diagnostic.entry?.event ?? "");
+}
+
 function rowText(row: Row): string {
   if (row.kind === "hook") {
     const h = row.hook;
@@ -157,8 +164,8 @@ export function groupRows(view: SourceView, filter: Filter): EventGroup[] {
   }
   const rank = (e: string) => (order.includes(e) ? order.indexOf(e) : order.length);
   return [...groups.entries()]
-    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([event, rows]) => ({ event, rows }));
+    .map(([event, rows]) => ({ event, catalogueEvent: rows.map(rowCatalogueEvent).find((e) => e in HOOK_EVENTS) ?? event, rows }))
+    .sort((a, b) => rank(a.catalogueEvent) - rank(b.catalogueEvent) || a.event.localeCompare(b.event));
 }
 
 export function eventsOf(view: SourceView): string[] {
