@@ -44,10 +44,13 @@ def test_deletes_from_four_servers_and_an_editor_lose_nothing(
 KILLS = 8
 
 
-def delete_loop(workspace: Workspace, count: int | None = None) -> subprocess.Popen[str]:
+KEPT = 5  # the killed loops leave these, so the last edit always has one to delete
+
+
+def delete_loop(workspace: Workspace, count: int = -1, keep: int = 0) -> subprocess.Popen[str]:
     """tests/reliability/delete_loop.py in a process of its own."""
     command = [sys.executable, str(concurrent.HERE / "delete_loop.py"), str(workspace.home)]
-    command += [str(workspace.project), *([str(count)] if count is not None else [])]
+    command += [str(workspace.project), str(count), str(keep)]
     env = {**os.environ, "PYTHONPATH": str(concurrent.HERE.parents[1])}
     return subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
 
@@ -62,7 +65,7 @@ def test_kill_9_during_writes_never_corrupts_and_the_next_edit_removes_the_litte
     kills = corrupted = strays_seen = 0
     rounds = random.Random(7)
     for _ in range(KILLS):
-        loop = delete_loop(workspace)
+        loop = delete_loop(workspace, keep=KEPT)
         assert loop.stdout is not None
         assert loop.stdout.readline().strip() == "ready"
         time.sleep(rounds.uniform(0.05, 0.4))
@@ -75,6 +78,7 @@ def test_kill_9_during_writes_never_corrupts_and_the_next_edit_removes_the_litte
             corrupted += 1
         strays_seen += sum(1 for p in settings.parent.iterdir() if pattern.fullmatch(p.name))
     hooks_before = len(concurrent.commands_in(json.loads(settings.read_text())))
+    assert hooks_before >= KEPT
     delete_loop(workspace, 1).communicate(timeout=120)  # one more edit removes the litter
     left = sorted(p.name for p in settings.parent.iterdir() if p.name != "settings.json")
     record(
