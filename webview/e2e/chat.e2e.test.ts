@@ -167,9 +167,12 @@ describe("the demo (scripts/demo)", () => {
     await page.locator("[role=tab][data-source=project]").click();
     const rows = page.locator("[role=tabpanel][data-source=project] li.hook");
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(4);
-    const texts = await rows.allInnerTexts();
-    expect(texts.map((t) => t.split(/\s/)[0])).toEqual(["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]);
-    expect(texts[1]).toContain("Refuses destructive shell commands");
+    // One row per event, each under its event's heading (the groups in the catalogue's order).
+    const events = await rows.evaluateAll((lis) => lis.map((li) => li.getAttribute("data-event")));
+    expect([...events].sort()).toEqual(["PostToolUse", "PreToolUse", "Stop", "UserPromptSubmit"]);
+    const headings = page.locator("[role=tabpanel][data-source=project] [data-testid=group]");
+    expect((await headings.allInnerTexts()).map((t) => t.split(":")[0])).toEqual(events);
+    expect(await rows.filter({ hasText: "Refuses destructive shell commands" }).getAttribute("data-event")).toBe("PreToolUse");
     await page.screenshot({ path: join(SCREENSHOTS, "demo-settings.png") });
 
     await page.goto(`${server.url}&view=chat`);
@@ -203,7 +206,7 @@ describe("the demo (scripts/demo)", () => {
     await expect.poll(() => tab.innerText(), { timeout: 30_000 }).toContain("项目级钩子");
     // The New prompt the server prefills follows the page, not the shell's English.
     await tab.click();
-    await page.locator("[role=tabpanel][data-source=project] [data-action=new]").click();
+    await page.locator("[data-action=new]").click(); // the toolbar's New is for the tab shown
     const input = page.locator("wave-chat-panel textarea");
     await expect.poll(() => input.inputValue(), { timeout: 30_000 }).toMatch(/^帮我在【.+】新建钩子/);
     await page.goto(server.address); // the cookie is kept; no ?locale= now: the shell's English
