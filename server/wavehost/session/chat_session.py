@@ -76,6 +76,7 @@ from wavehost.session.updates import (
     UpdateListener,
 )
 from wavehost.session.worktrees import Worktrees
+from wavehost.settings.runlog import RunLog
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +149,8 @@ class ChatSession:
         engine = HookEngine(
             load_hook_config(
                 self.root, home=config.home, programmatic=config.hooks, trusted=config.trusted
-            )
+            ),
+            RunLog(paths.run_log(self.root, config.home)),  # the settings page's run history
         )
         if any(h.dialect == "snow" for h in engine.config.runnable()):
             self.workspace.identity = functools.partial(_snow_identity, self.id)
