@@ -5,9 +5,7 @@ tells the model to go on by itself."""
 from pathlib import Path
 
 from tests.hooks_doc import hooks_for
-from tests.session.chat import ChatRunner, tools, turn
-from tests.session.test_copilot_chat import tool_results
-from tests.session.test_snow_chat import QUESTION
+from tests.session.chat import QUESTION, ChatRunner, tool_results, tools, turn
 from wavehost.session.tools.ask import NOBODY, QuestionPrompt
 
 

@@ -10,8 +10,17 @@ import pytest
 from tests.dialect_files import action, rule, snow_project
 from tests.dialects.conftest import envs, lines, record
 from tests.processes import TIMEOUT
-from tests.session.chat import ChatRunner, notices, tools, turn, users
-from tests.session.test_copilot_chat import tool_results, user_texts, write_call
+from tests.session.chat import (
+    QUESTION,
+    ChatRunner,
+    notices,
+    tool_results,
+    tools,
+    turn,
+    user_texts,
+    users,
+    write_call,
+)
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.tools.ask import QuestionPrompt
 
@@ -227,18 +236,6 @@ async def test_tool_confirmation_does_not_run_when_nobody_would_be_asked(
     await chat([turn("", bash_call("echo hi")), turn("ok")], "run", mode="bypassPermissions")
 
     assert not seen.exists()
-
-
-QUESTION = {
-    "questions": [
-        {
-            "question": "您希望使用哪种部署方式？",
-            "header": "部署",
-            "options": [{"label": "Docker"}, {"label": "Kubernetes"}, {"label": "直接部署"}],
-            "multiSelect": False,
-        }
-    ]
-}
 
 
 @pytest.mark.parametrize(

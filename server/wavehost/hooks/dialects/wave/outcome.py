@@ -251,6 +251,7 @@ class _Builder:
             worktree_path=self.worktree_path,
             reason=reason,
             halt=self.halt,
+            halt_everything=self.halt,  # `continue: false` stops everything (Claude Code)
             logs=self.logs,
             runs=[summary(run) for run in runs],
         )
