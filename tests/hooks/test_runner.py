@@ -158,6 +158,22 @@ async def test_runaway_output_is_capped_with_a_marker(project) -> None:
     assert run.stderr.endswith(f"… [output truncated: {3000000 - 1024 * 1024} more bytes]")
 
 
+@pytest.mark.parametrize("delay", ["", "sleep 0.2; "], ids=["exits-at-once", "runs-a-while"])
+@pytest.mark.parametrize("size", [5, 300_000], ids=["a-few-bytes", "more-than-a-pipe-holds"])
+async def test_every_byte_written_before_the_exit_is_captured(
+    exit_wait, project, delay: str, size: int
+) -> None:
+    """Whether the pipes were read only at the exit or watched while the hook ran."""
+    out = f"head -c {size} /dev/zero | tr '\\0' o"
+    err = f"head -c {size // 2} /dev/zero | tr '\\0' e >&2"
+    command = f"{delay}{out}; {err}"
+    run = await run_hook(handler(project, command), b"{}", HookContext(project, project))
+    assert run.exit_code == 0
+    assert run.stdout == "o" * size
+    assert run.stderr == "e" * (size // 2)
+    assert not run.truncated
+
+
 async def test_non_utf8_stderr_is_decoded_with_replacement(project) -> None:
     run = await run_hook(
         handler(project, "printf 'bad \\377\\376 bytes' >&2; exit 1"),

@@ -29,6 +29,7 @@ import anyio
 OUTPUT_CAP = 1024 * 1024  # bytes kept per stream
 KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
 DRAIN_AFTER_EXIT = 0.5  # seconds to collect output still in the pipes once the child exited
+WATCH_PIPES_AFTER = 0.02  # seconds a child runs before its pipes are watched, not just read
 USE_PIDFD = hasattr(os, "pidfd_open")  # Linux ≥ 5.3
 PIPE = subprocess.PIPE
 DEVNULL = subprocess.DEVNULL
@@ -45,49 +46,57 @@ class Finished:
 
 
 class Capture:
-    """Reads a pipe to its end, keeping at most `cap` bytes so a runaway child can't eat memory."""
+    """Reads a pipe to its end, keeping at most `cap` bytes so a runaway child can't eat memory.
 
-    def __init__(self, cap: int = OUTPUT_CAP) -> None:
+    Read as the pipe becomes readable once `watch()`ed; `read_available()` takes what it holds now
+    (everything, once the writer exited and no one else holds the pipe)."""
+
+    def __init__(self, fd: int | None, on_done: Callable[[], None], cap: int = OUTPUT_CAP) -> None:
         self.cap = cap
         self.chunks: list[bytes] = []
         self.kept = 0
         self.dropped = 0
-        self.done = False
-        self._fd: int | None = None
-        self._on_done: Callable[[], None] | None = None
+        self.done = fd is None  # nothing (more) to read
+        self._fd = fd
+        self._on_done = on_done
+        self._watched = False
 
-    def watch(self, fd: int | None, on_done: Callable[[], None]) -> None:
-        """Read the pipe `fd` as it becomes readable (None: nothing to read, done at once)."""
-        if fd is None:
-            self.done = True
-            return
-        self._fd, self._on_done = fd, on_done
-        asyncio.get_running_loop().add_reader(fd, self._readable)
+    def watch(self) -> None:
+        if not self.done and not self._watched:
+            assert self._fd is not None
+            asyncio.get_running_loop().add_reader(self._fd, self._read_chunk)
+            self._watched = True
 
-    def _readable(self) -> None:
-        assert self._fd is not None
+    def read_available(self) -> None:
+        while self._read_chunk():
+            pass
+
+    def _read_chunk(self) -> bool:
+        """Read one chunk; whether there may be more right now."""
+        if self.done or self._fd is None:
+            return False
         try:
             chunk = os.read(self._fd, 65536)
         except BlockingIOError:
-            return
+            return False
         except OSError:
             chunk = b""
         if not chunk:
-            on_done = self._on_done
             self.stop()
-            if on_done is not None:
-                on_done()
-            return
+            self._on_done()
+            return False
         room = max(self.cap - self.kept, 0)
         self.chunks.append(chunk[:room])
         self.kept += min(room, len(chunk))
         self.dropped += len(chunk) - min(room, len(chunk))
+        return True
 
     def stop(self) -> None:
         """Read no more (the pipe ended, or the child is done with)."""
-        if self._fd is not None:
+        if self._watched:
+            assert self._fd is not None
             asyncio.get_running_loop().remove_reader(self._fd)
-            self._fd = self._on_done = None
+            self._watched = False
         self.done = True
 
     def text(self) -> str:
@@ -268,6 +277,10 @@ class Running:
     read, the exit watched, the time limit a timer (SIGTERM, SIGKILL after `KILL_GRACE`), what is
     left in the pipes once it exited collected for `DRAIN_AFTER_EXIT` at most.
 
+    Most hooks exit within milliseconds having written little, so the pipes are only watched
+    once a child has run for `WATCH_PIPES_AFTER` (until then what it writes waits in the pipe;
+    past a pipe's worth it waits for the watch); at its exit they are read straight away.
+
     `finished()` awaits the result; cancelling it (or `stop()`) kills the group and reaps it.
     """
 
@@ -276,16 +289,21 @@ class Running:
     ) -> None:
         loop = asyncio.get_running_loop()
         self.child = child
-        self.out, self.err = Capture(output_cap), Capture(output_cap)
+        self.out = Capture(child.stdout, self._check, output_cap)
+        self.err = Capture(child.stderr, self._check, output_cap)
         self.timed_out = False
         self.ended_at: float | None = None  # time.monotonic() when it was over
-        self._over = asyncio.Event()
-        self._exited = False
+        self._over: asyncio.Future[None] = loop.create_future()
+        self._ended = self._exited = False
         self._feed = None if child.stdin is None else _Feed(child, stdin or b"")
-        self.out.watch(child.stdout, self._check)
-        self.err.watch(child.stderr, self._check)
         self._timer: asyncio.TimerHandle | None = loop.call_later(limit, self._time_is_up)
+        self._watch: asyncio.TimerHandle | None = loop.call_later(WATCH_PIPES_AFTER, self._pipes)
         child.on_exit(self._on_exit)
+
+    def _pipes(self) -> None:
+        self._watch = None
+        self.out.watch()
+        self.err.watch()
 
     def _time_is_up(self) -> None:
         self.timed_out = True
@@ -295,35 +313,44 @@ class Running:
 
     def _on_exit(self) -> None:
         self._exited = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._cancel_timers()
         if self.timed_out:
             self.child.signal_group(signal.SIGKILL)  # also stragglers that ignored SIGTERM
+        self.out.read_available()
+        self.err.read_available()
+        if self._ended:
+            return
         if self.out.done and self.err.done:
             self._end()
         else:  # what is still in the pipes, but not what a grandchild may yet write
+            self._pipes()
             self._timer = asyncio.get_running_loop().call_later(DRAIN_AFTER_EXIT, self._end)
 
     def _check(self) -> None:
         if self._exited and self.out.done and self.err.done:
             self._end()
 
+    def _cancel_timers(self) -> None:
+        for timer in (self._timer, self._watch):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._watch = None
+
     def _end(self) -> None:
-        if self._over.is_set():
+        if self._ended:
             return
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._ended = True
+        self._cancel_timers()
         for part in (self._feed, self.out, self.err):
             if part is not None:
                 part.stop()
         self.ended_at = time.monotonic()
-        self._over.set()
+        if not self._over.done():  # (cancelled with the caller that awaited it)
+            self._over.set_result(None)
 
     async def finished(self) -> Finished:
         try:
-            await self._over.wait()
+            await self._over
         finally:
             await self.stop()  # a no-op unless the caller was cancelled: the user interrupted
         return Finished(
@@ -336,7 +363,7 @@ class Running:
 
     async def stop(self) -> None:
         """Kill the group unless it is over, reap it and close it; safe when cancelled."""
-        if not self._over.is_set():
+        if not self._ended:
             await self.child.killed()
             self._end()
         self.child.close()
