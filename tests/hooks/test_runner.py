@@ -264,3 +264,30 @@ async def test_cancelling_the_caller_kills_the_hook_group(exit_wait, project, tm
 async def test_exit_code_is_reported_as_is(exit_wait, project, code: int) -> None:
     run = await run_hook(handler(project, f"exit {code}"), b"{}", HookContext(project, project))
     assert run.exit_code == code
+
+
+async def test_a_hook_process_has_its_own_session_and_nothing_else_of_ours(project) -> None:
+    """Its own session, no descriptor of ours beyond 0-2, SIGPIPE not ignored, the cwd and
+    environment given, stdin as sent."""
+    leaked = os.open(os.devnull, os.O_RDONLY)
+    os.set_inheritable(leaked, True)  # even an inheritable descriptor stays ours
+    try:
+        command = (
+            'echo "pid=$$ sid=$(cut -d" " -f6 /proc/$$/stat)"; '
+            'ls /proc/self/fd | sort -n | tr "\\n" " "; echo; '
+            'grep SigIgn /proc/self/status; pwd; echo "$WAVE_PROJECT_DIR"; cat'
+        )
+        run = await run_hook(
+            handler(project, command), b"stdin-text", HookContext(project, project)
+        )
+    finally:
+        os.close(leaked)
+    assert run.exit_code == 0, run.stderr
+    ids, fds, ignored, cwd, root, stdin = run.stdout.splitlines()
+    pid, sid = (part.split("=")[1] for part in ids.split())
+    assert pid == sid  # a session (and process group) of its own
+    assert fds.split() == ["0", "1", "2", "3"]  # 3: the directory `ls` itself reads
+    assert ignored.split()[1] == "0000000000000000"  # SIGPIPE and SIGXFSZ at their defaults
+    assert cwd == str(project)
+    assert root == str(project)
+    assert stdin == "stdin-text"

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 
 from wavehost.hooks.config import HookHandler
 from wavehost.plumbing.children import OUTPUT_CAP, Child, Running
@@ -75,7 +76,7 @@ class HookContext:
         return self.project_dir
 
     @cached_property
-    def _envs(self) -> dict[tuple[bool, Path | None], dict[str, str]]:
+    def _envs(self) -> dict[tuple[bool, Path | None], MappingProxyType[str, str]]:
         return {}
 
     @cached_property
@@ -105,16 +106,16 @@ class HookContext:
         return env
 
     def env_for(self, handler: HookHandler, *, claude: bool = False) -> Mapping[str, str]:
-        """The hook's environment; shared between hooks (built once per context and plugin),
-        so never changed in place."""
+        """The hook's environment: read-only, one per context and plugin, shared by their hooks
+        (so `plumbing.spawn` converts it once)."""
         key = (claude, handler.plugin_root)
-        env = self._envs.get(key)
-        if env is None:
+        shared = self._envs.get(key)
+        if shared is None:
             env = dict(self._claude_env if claude else self._base_env)
             if handler.plugin_root is not None:
                 env["WAVE_PLUGIN_ROOT"] = env["CLAUDE_PLUGIN_ROOT"] = str(handler.plugin_root)
-            self._envs[key] = env
-        return env
+            shared = self._envs[key] = MappingProxyType(env)
+        return shared
 
     @property
     def root(self) -> Path:

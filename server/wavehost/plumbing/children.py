@@ -168,22 +168,28 @@ class Child:
         stdout: int = PIPE,
         stderr: int = PIPE,
     ) -> "Child":
-        """Start it (OSError if it cannot be). Pipes are made here, not by `Popen` (its file
+        """Start it (OSError if it cannot be) in a session of its own (a timeout kills the whole
+        tree), with no other descriptor of ours. Pipes are made here, not by Popen (its file
         objects are not used: this is the one place that reads and writes them)."""
         none: tuple[int | None, int | None] = (None, None)
         child_in, our_in = none if stdin != PIPE else os.pipe()
         our_out, child_out = none if stdout != PIPE else os.pipe()
         our_err, child_err = none if stderr != PIPE else os.pipe()
         ours = [fd for fd in (our_in, our_out, our_err) if fd is not None]
+        given = (
+            stdin if child_in is None else child_in,
+            stdout if child_out is None else child_out,
+            stderr if child_err is None else child_err,
+        )
         try:
             process = subprocess.Popen(
                 list(argv),
-                stdin=stdin if child_in is None else child_in,
-                stdout=stdout if child_out is None else child_out,
-                stderr=stderr if child_err is None else child_err,
+                stdin=given[0],
+                stdout=given[1],
+                stderr=given[2],
                 cwd=cwd,
                 env=env,
-                start_new_session=True,  # own process group: a timeout kills the whole tree
+                start_new_session=True,
             )
         except BaseException:
             for fd in ours:
