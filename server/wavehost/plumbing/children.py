@@ -176,17 +176,12 @@ class Child:
         our_out, child_out = none if stdout != PIPE else os.pipe()
         our_err, child_err = none if stderr != PIPE else os.pipe()
         ours = [fd for fd in (our_in, our_out, our_err) if fd is not None]
-        given = (
-            stdin if child_in is None else child_in,
-            stdout if child_out is None else child_out,
-            stderr if child_err is None else child_err,
-        )
         try:
             process = subprocess.Popen(
                 list(argv),
-                stdin=given[0],
-                stdout=given[1],
-                stderr=given[2],
+                stdin=stdin if child_in is None else child_in,
+                stdout=stdout if child_out is None else child_out,
+                stderr=stderr if child_err is None else child_err,
                 cwd=cwd,
                 env=env,
                 start_new_session=True,
