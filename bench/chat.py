@@ -1,8 +1,10 @@
 """What hooks cost a chat session: a 20-tool-call turn with 5 PreToolUse + 5 PostToolUse trivial
 hooks against the same turn with none, through the Anthropic SDK and the tests' fake SSE server.
 
-Reports the added milliseconds per tool call (target: < 10 ms on a 2-core machine) and the peak
-RSS of the server process (`wavehost chat -p`, run as a real subprocess with the hooks on).
+Reports the added milliseconds per tool call (target: ≤ 10 ms on a 2-core machine), the ratio of
+the medians, the CPU time the hooks add per tool call (wavehost's own and its hook processes':
+steadier than wall time on a busy machine) and the peak RSS of the server process (`wavehost chat
+-p`, run as a real subprocess with the hooks on).
 
     .venv/bin/python bench/chat.py [--runs 7] [--json]
 """
@@ -57,6 +59,13 @@ def write_settings(project: Path, enabled: bool) -> None:
     settings.write_text(json.dumps({"hooks": hooks(enabled)}))
 
 
+def cpu_seconds() -> tuple[float, float]:
+    """CPU time used so far by this process and by its reaped children (the hooks)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
 async def one_turn(project: Path, enabled: bool) -> float:
     """Seconds for the whole 20-tool-call turn, in process."""
     write_settings(project, enabled)
@@ -107,12 +116,20 @@ async def main(runs: int, as_json: bool) -> None:
         project = prepare(Path(tmp))
         await one_turn(project, True)  # warm-up: imports, caches
         timings: dict[bool, list[float]] = {False: [], True: []}
+        cpu = {False: [0.0, 0.0], True: [0.0, 0.0]}  # own, children
         for _ in range(runs):
             for enabled in (False, True):  # interleaved, so drift hits both alike
+                before = cpu_seconds()
                 timings[enabled].append(await one_turn(project, enabled))
+                after = cpu_seconds()
+                cpu[enabled][0] += after[0] - before[0]
+                cpu[enabled][1] += after[1] - before[1]
         rss_kib = await server_peak_rss(project)
     base = statistics.median(timings[False]) / TOOL_CALLS * 1000
     hooked = statistics.median(timings[True]) / TOOL_CALLS * 1000
+    calls = runs * TOOL_CALLS
+    own_cpu = (cpu[True][0] - cpu[False][0]) / calls * 1000
+    hooks_cpu = (cpu[True][1] - cpu[False][1]) / calls * 1000
     report = {
         "tool_calls": TOOL_CALLS,
         "hooks_per_tool_call": 2 * HOOKS_PER_EVENT,
@@ -120,7 +137,10 @@ async def main(runs: int, as_json: bool) -> None:
         "ms_per_tool_call_without_hooks": round(base, 2),
         "ms_per_tool_call_with_hooks": round(hooked, 2),
         "added_ms_per_tool_call": round(hooked - base, 2),
+        "ratio_with_to_without": round(hooked / base, 2),
         "target_added_ms": 10,
+        "added_cpu_ms_per_tool_call_wavehost": round(own_cpu, 2),
+        "added_cpu_ms_per_tool_call_hook_processes": round(hooks_cpu, 2),
         "server_peak_rss_mib": round(rss_kib / 1024, 1),
         "cpus": os.cpu_count(),
     }

@@ -5,8 +5,7 @@ from pathlib import Path
 import pytest
 
 from tests.dialects.conftest import action, bash, copilot_file, rule, write
-from tests.reliability.bad_files import ZOO, BadFile
-from tests.reliability.test_bad_files import bounded
+from tests.reliability.bad_files import ZOO, BadFile, bounded
 from wavehost import paths
 from wavehost.hooks.sources import load_hook_config
 

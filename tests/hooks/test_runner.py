@@ -158,6 +158,22 @@ async def test_runaway_output_is_capped_with_a_marker(project) -> None:
     assert run.stderr.endswith(f"… [output truncated: {3000000 - 1024 * 1024} more bytes]")
 
 
+@pytest.mark.parametrize("delay", ["", "sleep 0.2; "], ids=["exits-at-once", "runs-a-while"])
+@pytest.mark.parametrize("size", [5, 300_000], ids=["a-few-bytes", "more-than-a-pipe-holds"])
+async def test_every_byte_written_before_the_exit_is_captured(
+    exit_wait, project, delay: str, size: int
+) -> None:
+    """Whether the pipes were read only at the exit or watched while the hook ran."""
+    out = f"head -c {size} /dev/zero | tr '\\0' o"
+    err = f"head -c {size // 2} /dev/zero | tr '\\0' e >&2"
+    command = f"{delay}{out}; {err}"
+    run = await run_hook(handler(project, command), b"{}", HookContext(project, project))
+    assert run.exit_code == 0
+    assert run.stdout == "o" * size
+    assert run.stderr == "e" * (size // 2)
+    assert not run.truncated
+
+
 async def test_non_utf8_stderr_is_decoded_with_replacement(project) -> None:
     run = await run_hook(
         handler(project, "printf 'bad \\377\\376 bytes' >&2; exit 1"),
@@ -248,3 +264,30 @@ async def test_cancelling_the_caller_kills_the_hook_group(exit_wait, project, tm
 async def test_exit_code_is_reported_as_is(exit_wait, project, code: int) -> None:
     run = await run_hook(handler(project, f"exit {code}"), b"{}", HookContext(project, project))
     assert run.exit_code == code
+
+
+async def test_a_hook_process_has_its_own_session_and_nothing_else_of_ours(project) -> None:
+    """Its own session, no descriptor of ours beyond 0-2, SIGPIPE not ignored, the cwd and
+    environment given, stdin as sent."""
+    leaked = os.open(os.devnull, os.O_RDONLY)
+    os.set_inheritable(leaked, True)  # even an inheritable descriptor stays ours
+    try:
+        command = (
+            'echo "pid=$$ sid=$(cut -d" " -f6 /proc/$$/stat)"; '
+            'ls /proc/self/fd | sort -n | tr "\\n" " "; echo; '
+            'grep SigIgn /proc/self/status; pwd; echo "$WAVE_PROJECT_DIR"; cat'
+        )
+        run = await run_hook(
+            handler(project, command), b"stdin-text", HookContext(project, project)
+        )
+    finally:
+        os.close(leaked)
+    assert run.exit_code == 0, run.stderr
+    ids, fds, ignored, cwd, root, stdin = run.stdout.splitlines()
+    pid, sid = (part.split("=")[1] for part in ids.split())
+    assert pid == sid  # a session (and process group) of its own
+    assert fds.split() == ["0", "1", "2", "3"]  # 3: the directory `ls` itself reads
+    assert ignored.split()[1] == "0000000000000000"  # SIGPIPE and SIGXFSZ at their defaults
+    assert cwd == str(project)
+    assert root == str(project)
+    assert stdin == "stdin-text"

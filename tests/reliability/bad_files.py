@@ -9,9 +9,11 @@ import codecs
 import json
 import os
 import socket
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from wavehost.hooks.safe_read import MAX_CONFIG_BYTES
 
@@ -94,3 +96,27 @@ ZOO = [
     ),
     BadFile("empty", _write(b""), None),
 ]
+
+
+T = TypeVar("T")
+WAIT = 20  # seconds: a reader that blocks (a FIFO) or reads for ever (/dev/zero) fails here
+
+
+def bounded(work: Callable[[], T], limit: float = WAIT) -> T:
+    """Run `work` in a thread; fail (instead of hanging the suite) if it does not return."""
+    result: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as err:  # re-raised below
+            errors.append(err)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(limit)
+    assert not thread.is_alive(), f"{work} did not return within {limit} s"
+    if errors:
+        raise errors[0]
+    return result[0]

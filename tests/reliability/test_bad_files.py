@@ -10,15 +10,13 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from tests.hooks_doc import hook
 from tests.lsp.client import as_user, running_server
-from tests.reliability.bad_files import GOOD, ZOO, BadFile
+from tests.reliability.bad_files import GOOD, WAIT, ZOO, BadFile, bounded
 from tests.workspace import Workspace
 from wavehost.hooks.sources import load_hook_config
 from wavehost.protocol import table
@@ -26,30 +24,8 @@ from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings
 from wavehost.settings.service import SettingsService
 
-T = TypeVar("T")
-WAIT = 20  # seconds: a reader that blocks (a FIFO) or reads for ever (/dev/zero) fails here
 USER_HOOK = "user-hook"
 NOBODY = 65534
-
-
-def bounded(work: Callable[[], T], limit: float = WAIT) -> T:
-    """Run `work` in a thread; fail (instead of hanging the suite) if it does not return."""
-    result: list[T] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            result.append(work())
-        except BaseException as err:  # re-raised below
-            errors.append(err)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(limit)
-    assert not thread.is_alive(), f"{work} did not return within {limit} s"
-    if errors:
-        raise errors[0]
-    return result[0]
 
 
 def setup(workspace: Workspace, bad: BadFile) -> None:

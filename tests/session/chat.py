@@ -6,12 +6,15 @@ idle and closes the session.
 """
 
 import json
+import os
+import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from tests.processes import TIMEOUT
@@ -52,6 +55,101 @@ def tools(messages: Sequence[Any]) -> list[ToolBlock]:
 
 def notices(messages: Sequence[Any]) -> list[NoticeBlock]:
     return [b for m in messages if isinstance(m, AssistantMessage) for b in m.notices()]
+
+
+# A whole `wavehost chat` process (Python, the SDKs, every hook): generous, for loaded machines.
+PROCESS_TIMEOUT = 4 * TIMEOUT
+
+
+async def wavehost(
+    *args: str, home: Path, url: str, provider: str = "anthropic"
+) -> tuple[int, str, str]:
+    """`wavehost chat ARGS` as a real subprocess against the fake model server at `url`."""
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": "test-key",
+        "OPENAI_BASE_URL": f"{url}/v1",
+        "OPENAI_API_KEY": "test-key",
+        "WAVE_PROVIDER": provider,
+    }
+    with anyio.fail_after(PROCESS_TIMEOUT):
+        done = await anyio.run_process(
+            [sys.executable, "-m", "wavehost", "chat", *args], env=env, check=False
+        )
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+def settings(project: Path, hooks: dict[str, Any]) -> None:
+    """The project's `.wave/settings.json` with these hooks."""
+    (project / ".wave").mkdir(parents=True, exist_ok=True)
+    (project / ".wave" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+
+
+def write_call(path: Path, content: str = "hello\n") -> tuple[str, dict[str, str]]:
+    return ("Write", {"file_path": str(path), "content": content})
+
+
+def tool_results(request: dict[str, Any]) -> list[str]:
+    """The tool_result texts of one request to the model (Anthropic wire format)."""
+    found: list[str] = []
+    for message in request["messages"]:
+        content = message["content"]
+        for part in content if isinstance(content, list) else []:
+            if part.get("type") == "tool_result":
+                inner = part["content"]
+                found.append(inner if isinstance(inner, str) else inner[0]["text"])
+    return found
+
+
+def user_texts(request: dict[str, Any]) -> list[str]:
+    """The user-side texts of one request to the model (Anthropic wire format)."""
+    texts: list[str] = []
+    for message in request["messages"]:
+        if message["role"] != "user":
+            continue
+        content = message["content"]
+        if isinstance(content, str):
+            texts.append(content)
+        else:
+            texts += [p["text"] for p in content if p.get("type") == "text"]
+    return texts
+
+
+def is_subagent(body: dict[str, Any]) -> bool:
+    return "subagent of Wave" in body["system"]
+
+
+def by_agent(main: Sequence[ScriptedTurn], sub: Sequence[ScriptedTurn]) -> Responder:
+    """Answers the main agent and the subagent from their own scripts: their requests may
+    interleave when the subagent runs in the background."""
+    seen = {"main": 0, "sub": 0}
+
+    def respond(index: int, body: dict[str, Any]) -> ScriptedTurn:
+        who = "sub" if is_subagent(body) else "main"
+        script = sub if who == "sub" else main
+        seen[who] += 1
+        return script[seen[who] - 1]
+
+    return respond
+
+
+def agent(prompt: str, description: str, kind: str, **more: Any) -> tuple[str, dict[str, Any]]:
+    return ("Agent", {"prompt": prompt, "description": description, "subagent_type": kind, **more})
+
+
+# An AskUserQuestion call's input (seed 004's deployment question).
+QUESTION = {
+    "questions": [
+        {
+            "question": "您希望使用哪种部署方式？",
+            "header": "部署",
+            "options": [{"label": "Docker"}, {"label": "Kubernetes"}, {"label": "直接部署"}],
+            "multiSelect": False,
+        }
+    ]
+}
 
 
 @dataclass
@@ -112,8 +210,6 @@ class ChatRunner:
     async def __call__(
         self, turns: Sequence[ScriptedTurn | HttpError], *prompts: str, **options: Any
     ) -> Chat:
-        import anyio
-
         async with self.open(turns, **options) as chat:
             for prompt in prompts:
                 chat.session.send(prompt)

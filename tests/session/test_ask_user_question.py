@@ -8,9 +8,7 @@ import anyio
 
 from tests.hooks_doc import hooks_for
 from tests.processes import TIMEOUT, until
-from tests.session.chat import ChatRunner, tools, turn
-from tests.session.test_copilot_chat import tool_results
-from tests.session.test_snow_chat import QUESTION
+from tests.session.chat import QUESTION, ChatRunner, tool_results, tools, turn
 from wavehost.session.tools.ask import NOBODY, QuestionPrompt
 
 

@@ -11,9 +11,21 @@ from pathlib import Path
 from typing import Any
 
 from tests.hooks_doc import hook, hooks_for, merge
-from tests.session.chat import ChatRunner, lines, metas, notices, record, tools, turn
+from tests.session.chat import (
+    ChatRunner,
+    agent,
+    by_agent,
+    is_subagent,
+    lines,
+    metas,
+    notices,
+    record,
+    settings,
+    tools,
+    turn,
+    wavehost,
+)
 from tests.session.fake_llm import serve
-from tests.session.test_headless import settings, wavehost
 from wavehost import paths
 
 
@@ -72,6 +84,42 @@ async def test_continue_false_on_user_prompt_submit_calls_no_model(chat: ChatRun
     assert "UserPromptSubmit hook stopped continuation: Out of office" in [
         n.text for n in notices(result.messages)
     ]
+
+
+async def test_continue_false_inside_a_subagent_stops_the_main_agent_too(
+    chat: ChatRunner, project: Path
+) -> None:
+    """Claude Code: `continue: false` stops everything — the subagent's reply, then the main
+    agent's once the Agent call has its result (no later tool, no model call, no Stop hook)."""
+    after, stop_log = project / "after.txt", project.parent / "stop.jsonl"
+    hooks = merge(
+        hooks_for("PostToolUse", stop_hooks("Quota used up"), matcher="Glob"),
+        hooks_for("Stop", record(stop_log)),
+        hooks_for("SubagentStop", record(stop_log)),
+    )
+    respond = by_agent(
+        [
+            turn(
+                "",
+                agent("list the files", "List files", "Explore"),
+                ("Bash", {"command": f"touch {after}"}),
+            ),
+            turn("main went on"),
+        ],
+        [turn("", ("Glob", {"pattern": "*"})), turn("subagent went on")],
+    )
+    result = await chat([], "go", hooks=hooks, respond=respond)
+
+    assert [is_subagent(r) for r in result.llm.requests] == [False, True]  # no model call after
+    launched, skipped = tools(result.messages)
+    assert launched.name == "Agent"
+    assert launched.status == "success"
+    assert skipped.status == "cancelled"
+    assert not after.exists()  # the main agent's next tool did not run
+    assert not stop_log.exists()  # neither Stop nor SubagentStop: the flow was stopped
+    shown = [n.text for n in notices(result.messages)]
+    assert "PostToolUse:Glob hook stopped continuation: Quota used up" in shown  # to the user
+    assert all("Quota used up" not in m for m in metas(result.messages))
 
 
 # Item 4: a PreToolUse JSON `ask` in headless mode: denied, the model sees the hook's reason
@@ -152,8 +200,32 @@ async def test_session_start_env_file_exports_reach_later_bash_commands(
     assert env["CLAUDECODE"] == "1"
     assert env["CLAUDE_CODE_SESSION_ID"] == env["WAVE_SESSION_ID"] == result.session.id
     assert env["CLAUDE_CODE_ENTRYPOINT"] == env["WAVE_ENTRYPOINT"] == "ide"
-    assert env["CLAUDE_EFFORT"] == "medium"
+    assert env["CLAUDE_EFFORT"] == env["WAVE_EFFORT"] == "high"  # no setting: the models' default
     assert "CLAUDE_ENV_FILE" not in env  # SessionStart (and CwdChanged) hooks only
+
+
+async def test_effort_is_the_effort_level_setting_and_the_environment_overrides_it(
+    chat: ChatRunner, project: Path
+) -> None:
+    """Where Claude Code finds it: $CLAUDE_CODE_EFFORT_LEVEL, else `effortLevel` in the
+    settings files, else `high`."""
+    payloads, seen = project.parent / "pre.jsonl", project.parent / "effort.txt"
+    user = paths.user_settings(chat.home)
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(json.dumps({"effortLevel": "low"}))
+    hooks = merge(
+        hooks_for("PreToolUse", record(payloads)),
+        hooks_for("PreToolUse", f'echo "$CLAUDE_EFFORT $WAVE_EFFORT" >> {seen}'),
+    )
+    call = ("Bash", {"command": "true"})
+    chat.monkeypatch.delenv("CLAUDE_CODE_EFFORT_LEVEL", raising=False)
+    chat.monkeypatch.delenv("WAVE_EFFORT_LEVEL", raising=False)
+    await chat([turn("", call), turn("ok")], "go", hooks=hooks)
+    chat.monkeypatch.setenv("CLAUDE_CODE_EFFORT_LEVEL", "max")
+    await chat([turn("", call), turn("ok")], "again", hooks=hooks)
+
+    assert [line["effort"] for line in lines(payloads)] == [{"level": "low"}, {"level": "max"}]
+    assert seen.read_text().splitlines() == ["low low", "max max"]
 
 
 # Item 6: `chat -p` waits for its background hooks before it exits

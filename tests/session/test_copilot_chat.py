@@ -13,37 +13,17 @@ import pytest
 from tests.dialect_files import bash, copilot_project
 from tests.dialects.conftest import lines, record
 from tests.processes import TIMEOUT, until
-from tests.session.chat import ChatRunner, metas, tools, turn, users
+from tests.session.chat import (
+    ChatRunner,
+    metas,
+    tool_results,
+    tools,
+    turn,
+    user_texts,
+    users,
+    write_call,
+)
 from tests.session.fake_llm import HttpError
-
-
-def write_call(path: Path, content: str = "hello\n") -> tuple[str, dict[str, str]]:
-    return ("Write", {"file_path": str(path), "content": content})
-
-
-def tool_results(request: dict[str, Any]) -> list[str]:
-    """The tool_result texts of one request to the model (Anthropic wire format)."""
-    found: list[str] = []
-    for message in request["messages"]:
-        content = message["content"]
-        for part in content if isinstance(content, list) else []:
-            if part.get("type") == "tool_result":
-                inner = part["content"]
-                found.append(inner if isinstance(inner, str) else inner[0]["text"])
-    return found
-
-
-def user_texts(request: dict[str, Any]) -> list[str]:
-    texts: list[str] = []
-    for message in request["messages"]:
-        if message["role"] != "user":
-            continue
-        content = message["content"]
-        if isinstance(content, str):
-            texts.append(content)
-        else:
-            texts += [p["text"] for p in content if p.get("type") == "text"]
-    return texts
 
 
 def reply(document: dict[str, Any]) -> str:

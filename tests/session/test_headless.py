@@ -4,43 +4,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
 
 from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.hooks_doc import hooks_for, merge
-from tests.processes import TIMEOUT
-from tests.session.chat import turn
+from tests.session.chat import PROCESS_TIMEOUT, settings, turn, wavehost
 from tests.session.fake_llm import serve
-
-# A whole `wavehost chat` process (Python, the SDKs, every hook): generous, for loaded machines.
-PROCESS_TIMEOUT = 4 * TIMEOUT
-
-
-async def wavehost(
-    *args: str, home: Path, url: str, provider: str = "anthropic"
-) -> tuple[int, str, str]:
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "ANTHROPIC_BASE_URL": url,
-        "ANTHROPIC_API_KEY": "test-key",
-        "OPENAI_BASE_URL": f"{url}/v1",
-        "OPENAI_API_KEY": "test-key",
-        "WAVE_PROVIDER": provider,
-    }
-    with anyio.fail_after(PROCESS_TIMEOUT):
-        done = await anyio.run_process(
-            [sys.executable, "-m", "wavehost", "chat", *args], env=env, check=False
-        )
-    return done.returncode, done.stdout.decode(), done.stderr.decode()
-
-
-def settings(project: Path, hooks: dict[str, Any]) -> None:
-    (project / ".wave").mkdir(parents=True, exist_ok=True)
-    (project / ".wave" / "settings.json").write_text(json.dumps({"hooks": hooks}))
 
 
 async def test_json_output_with_hooks_firing_then_resume_in_text_mode(

@@ -8,8 +8,15 @@ from pathlib import Path
 from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.dialects.conftest import lines, record
 from tests.hooks_doc import hooks_for
-from tests.session.chat import ChatRunner, metas, tools, turn
-from tests.session.test_copilot_chat import tool_results, user_texts, write_call
+from tests.session.chat import (
+    ChatRunner,
+    metas,
+    tool_results,
+    tools,
+    turn,
+    user_texts,
+    write_call,
+)
 from wavehost import paths
 
 

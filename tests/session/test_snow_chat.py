@@ -12,8 +12,17 @@ import pytest
 from tests.dialect_files import action, rule, snow_project
 from tests.dialects.conftest import envs, lines, record
 from tests.processes import TIMEOUT
-from tests.session.chat import ChatRunner, notices, tools, turn, users
-from tests.session.test_copilot_chat import tool_results, user_texts, write_call
+from tests.session.chat import (
+    QUESTION,
+    ChatRunner,
+    notices,
+    tool_results,
+    tools,
+    turn,
+    user_texts,
+    users,
+    write_call,
+)
 from wavehost import paths
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.tools.ask import QuestionPrompt
@@ -358,18 +367,6 @@ async def test_a_sensitive_command_is_confirmed_even_when_the_mode_would_not_ask
     echo, rm = tools(result.messages)
     assert (echo.status, rm.status) == ("success", "error")
     assert "not here" in (rm.error or "")
-
-
-QUESTION = {
-    "questions": [
-        {
-            "question": "您希望使用哪种部署方式？",
-            "header": "部署",
-            "options": [{"label": "Docker"}, {"label": "Kubernetes"}, {"label": "直接部署"}],
-            "multiSelect": False,
-        }
-    ]
-}
 
 
 @pytest.mark.parametrize(

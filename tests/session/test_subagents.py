@@ -3,39 +3,13 @@ SubagentStop's input (seed 000 "Stop/SubagentStop 末条助手消息", "Stop Hoo
 decision:block continuing a subagent, and background subagents in Stop's `background_tasks`."""
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import anyio
 
 from tests.hooks_doc import hooks_for, merge
 from tests.processes import TIMEOUT, until
-from tests.session.chat import ChatRunner, lines, record, tools, turn
-from tests.session.fake_llm import Responder
-from wavehost.session.providers.scripted import ScriptedTurn
-
-
-def is_subagent(body: dict[str, Any]) -> bool:
-    return "subagent of Wave" in body["system"]
-
-
-def by_agent(main: Sequence[ScriptedTurn], sub: Sequence[ScriptedTurn]) -> Responder:
-    """Answers the main agent and the subagent from their own scripts: their requests may
-    interleave when the subagent runs in the background."""
-    seen = {"main": 0, "sub": 0}
-
-    def respond(index: int, body: dict[str, Any]) -> ScriptedTurn:
-        who = "sub" if is_subagent(body) else "main"
-        script = sub if who == "sub" else main
-        seen[who] += 1
-        return script[seen[who] - 1]
-
-    return respond
-
-
-def agent(prompt: str, description: str, kind: str, **more: Any) -> tuple[str, dict[str, Any]]:
-    return ("Agent", {"prompt": prompt, "description": description, "subagent_type": kind, **more})
+from tests.session.chat import ChatRunner, agent, by_agent, is_subagent, lines, record, tools, turn
 
 
 async def test_a_foreground_subagent_fires_its_hooks_by_agent_type_and_reports_back(

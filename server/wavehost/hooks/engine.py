@@ -22,7 +22,7 @@ from wavehost.hooks.dialects.base import Dialect
 from wavehost.hooks.observe import RunObserver
 from wavehost.hooks.outcome import Outcome, merge, subject_of, system_reminder
 from wavehost.hooks.payloads import HookInput
-from wavehost.hooks.runner import HookContext, HookRun, run_hook
+from wavehost.hooks.runner import HookContext, HookRun, StartedHook, run_hook
 from wavehost.plumbing.task_group import OwnedTaskGroup
 
 log = logging.getLogger(__name__)
@@ -329,13 +329,22 @@ async def _run_dialect(
     return outcome
 
 
-async def run_one(
+def start_one(
     handler: HookHandler, stdin: bytes, context: HookContext, dialect: Dialect, payload: HookInput
-) -> HookRun:
+) -> StartedHook | HookRun:
+    """Start the hook's process, or its run when its dialect needs none (Snow's context)."""
     done = dialect.immediate(handler, payload)
     if done is not None:
         return done
-    return await run_hook(handler, stdin, context, launch=dialect.launch(handler, payload, context))
+    launch = dialect.launch(handler, payload, context)
+    return StartedHook(handler, stdin, context, launch=launch)
+
+
+async def run_one(
+    handler: HookHandler, stdin: bytes, context: HookContext, dialect: Dialect, payload: HookInput
+) -> HookRun:
+    started = start_one(handler, stdin, context, dialect, payload)
+    return started if isinstance(started, HookRun) else await started.result()
 
 
 async def run_chain(
@@ -361,16 +370,17 @@ async def run_all(
     dialect: Dialect | None = None,
     payload: HookInput | None = None,
 ) -> list[HookRun]:
-    """Run hooks concurrently; results keep config order."""
-    results: list[HookRun | None] = [None] * len(handlers)
-
-    async def one(index: int, handler: HookHandler) -> None:
-        if dialect is None or payload is None:
-            results[index] = await run_hook(handler, stdin, context)
-        else:
-            results[index] = await run_one(handler, stdin, context, dialect, payload)
-
-    async with anyio.create_task_group() as group:
-        for index, handler in enumerate(handlers):
-            group.start_soon(one, index, handler)
-    return [run for run in results if run is not None]
+    """Run hooks concurrently; results keep config order. Every process starts first, then each
+    result is awaited in turn (they all run meanwhile); cancelling kills every one."""
+    started = [
+        StartedHook(handler, stdin, context)
+        if dialect is None or payload is None
+        else start_one(handler, stdin, context, dialect, payload)
+        for handler in handlers
+    ]
+    try:
+        return [one if isinstance(one, HookRun) else await one.result() for one in started]
+    finally:
+        for one in started:
+            if not isinstance(one, HookRun):
+                await one.stop()

@@ -147,6 +147,9 @@ class Outcome(WireModel):
     updated_input: dict[str, Any] | None = None  # the tool runs with this input instead
     tool_result: str | None = None  # the model sees this as the tool's result instead
     halt: bool = False  # the agent stops: no further model call in this turn
+    # With `halt`: everything stops, not only the actor whose hook it was — a subagent's halt
+    # ends the reply of the agent that called it too (Claude Code's `continue: false`).
+    halt_everything: bool = False
     prompt: str | None = None  # the prompt (the user's, a subagent's) the model gets instead
     prompt_prefix: list[str] = []  # model-only text before the prompt, each + a blank line
     prompt_suffix: list[str] = []  # model-only text after the prompt, appended as it is
@@ -208,6 +211,7 @@ def merge(outcomes: Sequence[Outcome]) -> Outcome:
         updated_input=_last([o.updated_input for o in outcomes]),
         tool_result=_last([o.tool_result for o in outcomes]),
         halt=any(o.halt for o in outcomes),
+        halt_everything=any(o.halt_everything for o in outcomes),
         prompt=_last([o.prompt for o in outcomes]),
         prompt_prefix=[t for o in outcomes for t in o.prompt_prefix],
         prompt_suffix=[t for o in outcomes for t in o.prompt_suffix],

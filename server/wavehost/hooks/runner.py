@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 
 from wavehost.hooks.config import HookHandler
-from wavehost.plumbing.children import OUTPUT_CAP, Child, run_child
+from wavehost.plumbing.children import OUTPUT_CAP, Child, Running
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,10 @@ class HookContext:
         return self.project_dir
 
     @cached_property
+    def _envs(self) -> dict[tuple[bool, Path | None], MappingProxyType[str, str]]:
+        return {}
+
+    @cached_property
     def _base_env(self) -> dict[str, str]:
         # Copying os.environ decodes every entry: do it once per context, not once per hook.
         env = dict(os.environ if self.base_env is None else self.base_env)
@@ -100,11 +105,17 @@ class HookContext:
                     env[name] = value
         return env
 
-    def env_for(self, handler: HookHandler, *, claude: bool = False) -> dict[str, str]:
-        env = dict(self._claude_env if claude else self._base_env)
-        if handler.plugin_root is not None:
-            env["WAVE_PLUGIN_ROOT"] = env["CLAUDE_PLUGIN_ROOT"] = str(handler.plugin_root)
-        return env
+    def env_for(self, handler: HookHandler, *, claude: bool = False) -> Mapping[str, str]:
+        """The hook's environment: read-only, one per context and plugin, shared by their hooks
+        (so `plumbing.spawn` converts it once)."""
+        key = (claude, handler.plugin_root)
+        shared = self._envs.get(key)
+        if shared is None:
+            env = dict(self._claude_env if claude else self._base_env)
+            if handler.plugin_root is not None:
+                env["WAVE_PLUGIN_ROOT"] = env["CLAUDE_PLUGIN_ROOT"] = str(handler.plugin_root)
+            shared = self._envs[key] = MappingProxyType(env)
+        return shared
 
     @property
     def root(self) -> Path:
@@ -122,6 +133,63 @@ def wave_launch(handler: HookHandler, context: HookContext) -> Launch:
     )
 
 
+class StartedHook:
+    """A hook whose process is running (or that could not start): `result()` awaits its run.
+
+    Starting every matching hook first and then awaiting each result in turn runs them all at
+    once without a task per hook (`plumbing.children.Running` serves each by callbacks)."""
+
+    def __init__(
+        self,
+        handler: HookHandler,
+        stdin: bytes,
+        context: HookContext,
+        *,
+        output_cap: int = OUTPUT_CAP,
+        launch: Launch | None = None,
+    ) -> None:
+        launch = launch or wave_launch(handler, context)
+        self.handler = handler
+        self.timeout = launch.timeout
+        self.started = time.monotonic()
+        self.running: Running | None = None
+        self.spawn_error: str | None = None
+        try:
+            child = Child.spawn(launch.argv, cwd=launch.cwd, env=launch.env)
+        except OSError as err:
+            self.spawn_error = f"could not start hook: {err.strerror or err}"
+            return
+        self.running = Running(child, stdin, self.timeout, min(output_cap, launch.output_cap))
+
+    async def result(self) -> HookRun:
+        """Its run, once over. Cancelling the caller kills the hook's group."""
+        handler, running = self.handler, self.running
+        if running is None:
+            elapsed = (time.monotonic() - self.started) * 1000
+            return HookRun(
+                handler, None, "", "", elapsed, self.timeout, spawn_error=self.spawn_error
+            )
+        done = await running.finished()
+        ended = running.ended_at if running.ended_at is not None else time.monotonic()
+        run = HookRun(
+            handler,
+            done.returncode,
+            done.stdout,
+            done.stderr,
+            (ended - self.started) * 1000,
+            self.timeout,
+            timed_out=done.timed_out,
+            truncated=done.truncated,
+        )
+        log.debug("hook %s exited %s in %.0f ms", handler.command, run.exit_code, run.duration_ms)
+        return run
+
+    async def stop(self) -> None:
+        """Kill it unless it is over (safe when cancelled); its result is not wanted."""
+        if self.running is not None:
+            await self.running.stop()
+
+
 async def run_hook(
     handler: HookHandler,
     stdin: bytes,
@@ -131,29 +199,4 @@ async def run_hook(
     launch: Launch | None = None,
 ) -> HookRun:
     """Run one hook to completion (or timeout). Cancelling the caller kills the hook's group."""
-    launch = launch or wave_launch(handler, context)
-    timeout = launch.timeout
-    output_cap = min(output_cap, launch.output_cap)
-    started = time.monotonic()
-
-    def elapsed() -> float:
-        return (time.monotonic() - started) * 1000
-
-    try:
-        child = Child.spawn(launch.argv, cwd=launch.cwd, env=launch.env)
-    except OSError as err:
-        message = f"could not start hook: {err.strerror or err}"
-        return HookRun(handler, None, "", "", elapsed(), timeout, spawn_error=message)
-    done = await run_child(child, stdin, timeout, output_cap)
-    run = HookRun(
-        handler,
-        done.returncode,
-        done.stdout,
-        done.stderr,
-        elapsed(),
-        timeout,
-        timed_out=done.timed_out,
-        truncated=done.truncated,
-    )
-    log.debug("hook %s exited %s in %.0f ms", handler.command, run.exit_code, run.duration_ms)
-    return run
+    return await StartedHook(handler, stdin, context, output_cap=output_cap, launch=launch).result()

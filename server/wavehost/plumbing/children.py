@@ -7,25 +7,29 @@ at once. Results come back as soon as the child exited, even if a grandchild sti
 pipes (what is left in them is collected for a short while only).
 
 `subprocess` directly, not asyncio's subprocess transport: that costs about four times as much per
-process here, and hooks are spawned on every tool call. The exit is awaited without a thread: a
-pidfd polled by the event loop (Linux), else a worker thread blocked in waitpid.
+process here, and hooks are spawned on every tool call. For the same reason a started child is
+served by callbacks on the event loop (`Running`), not by tasks: its pipes are read and written as
+they become ready, its exit is seen through a pidfd (Linux; elsewhere a worker thread blocked in
+waitpid) and its time limit is a timer. Awaiting the result is one awaited event, so starting
+several children and then awaiting each in turn runs them all at once with no task at all.
 """
 
+import asyncio
 import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 import anyio
-from anyio import to_thread
 
 OUTPUT_CAP = 1024 * 1024  # bytes kept per stream
 KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
 DRAIN_AFTER_EXIT = 0.5  # seconds to collect output still in the pipes once the child exited
+WATCH_PIPES_AFTER = 0.02  # seconds a child runs before its pipes are watched, not just read
 USE_PIDFD = hasattr(os, "pidfd_open")  # Linux ≥ 5.3
 PIPE = subprocess.PIPE
 DEVNULL = subprocess.DEVNULL
@@ -42,33 +46,58 @@ class Finished:
 
 
 class Capture:
-    """Reads a pipe to its end, keeping at most `cap` bytes so a runaway child can't eat memory."""
+    """Reads a pipe to its end, keeping at most `cap` bytes so a runaway child can't eat memory.
 
-    def __init__(self, cap: int = OUTPUT_CAP) -> None:
+    Read as the pipe becomes readable once `watch()`ed; `read_available()` takes what it holds now
+    (everything, once the writer exited and no one else holds the pipe)."""
+
+    def __init__(self, fd: int | None, on_done: Callable[[], None], cap: int = OUTPUT_CAP) -> None:
         self.cap = cap
         self.chunks: list[bytes] = []
         self.kept = 0
         self.dropped = 0
-        self.done = anyio.Event()
+        self.done = fd is None  # nothing (more) to read
+        self._fd = fd
+        self._on_done = on_done
+        self._watched = False
 
-    async def drain(self, fd: int) -> None:
+    def watch(self) -> None:
+        if not self.done and not self._watched:
+            assert self._fd is not None
+            asyncio.get_running_loop().add_reader(self._fd, self._read_chunk)
+            self._watched = True
+
+    def read_available(self) -> None:
+        while self._read_chunk():
+            pass
+
+    def _read_chunk(self) -> bool:
+        """Read one chunk; whether there may be more right now."""
+        if self.done or self._fd is None:
+            return False
         try:
-            while True:
-                await anyio.wait_readable(fd)
-                try:
-                    chunk = os.read(fd, 65536)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    return
-                room = max(self.cap - self.kept, 0)
-                self.chunks.append(chunk[:room])
-                self.kept += min(room, len(chunk))
-                self.dropped += len(chunk) - min(room, len(chunk))
+            chunk = os.read(self._fd, 65536)
+        except BlockingIOError:
+            return False
         except OSError:
-            return
-        finally:
-            self.done.set()
+            chunk = b""
+        if not chunk:
+            self.stop()
+            self._on_done()
+            return False
+        room = max(self.cap - self.kept, 0)
+        self.chunks.append(chunk[:room])
+        self.kept += min(room, len(chunk))
+        self.dropped += len(chunk) - min(room, len(chunk))
+        return True
+
+    def stop(self) -> None:
+        """Read no more (the pipe ended, or the child is done with)."""
+        if self._watched:
+            assert self._fd is not None
+            asyncio.get_running_loop().remove_reader(self._fd)
+            self._watched = False
+        self.done = True
 
     def text(self) -> str:
         text = b"".join(self.chunks).decode("utf-8", errors="replace")
@@ -77,33 +106,53 @@ class Capture:
         return text
 
 
-def _write_some(pipe: IO[bytes], view: memoryview) -> memoryview:
-    """Write what the pipe takes now; b"" once all is written or the child stopped reading."""
-    try:
-        return view[os.write(pipe.fileno(), view) :]
-    except BlockingIOError:
-        return view
-    except OSError:  # EPIPE: the child exited or closed its stdin without reading it all
-        return memoryview(b"")
+class _Feed:
+    """Writes the input into a child's stdin as the pipe takes it, then closes stdin; a child
+    that never reads it is fine. Usually all of it goes in at once."""
 
+    def __init__(self, child: "Child", data: bytes) -> None:
+        assert child.stdin is not None
+        self.child = child
+        self.fd = child.stdin
+        self.view = memoryview(data)
+        self.waiting = False
+        self._write()
+        if self.view:
+            self.waiting = True
+            asyncio.get_running_loop().add_writer(self.fd, self._write)
 
-async def _feed(pipe: IO[bytes], view: memoryview) -> None:
-    """Write the rest of the input, then close stdin; a child that never reads it is fine."""
-    try:
-        while view:
-            await anyio.wait_writable(pipe.fileno())
-            view = _write_some(pipe, view)
-    finally:
-        with contextlib.suppress(OSError):
-            pipe.close()
+    def _write(self) -> None:
+        try:
+            self.view = self.view[os.write(self.fd, self.view) :]
+        except BlockingIOError:
+            return
+        except OSError:  # EPIPE: the child exited or closed its stdin without reading it all
+            self.view = memoryview(b"")
+        if not self.view:
+            self.stop()
+
+    def stop(self) -> None:
+        if self.waiting:
+            asyncio.get_running_loop().remove_writer(self.fd)
+            self.waiting = False
+        self.child.close_stdin()
 
 
 class Child:
-    """One child process in its own process group."""
+    """One child process in its own process group, with our ends of its pipes as raw,
+    non-blocking file descriptors (`stdin`, `stdout`, `stderr`; None where not piped)."""
 
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        stdin: int | None = None,
+        stdout: int | None = None,
+        stderr: int | None = None,
+    ) -> None:
         self.process = process
+        self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
         self.pidfd: int | None = None
+        self._on_exit: list[Callable[[], None]] | None = None  # while its exit is watched
         if USE_PIDFD:
             with contextlib.suppress(OSError):
                 self.pidfd = os.pidfd_open(process.pid)
@@ -119,33 +168,69 @@ class Child:
         stdout: int = PIPE,
         stderr: int = PIPE,
     ) -> "Child":
-        """Start it (OSError if it cannot be); its pipes are non-blocking."""
-        process = subprocess.Popen(
-            list(argv),
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            cwd=cwd,
-            env=dict(env),
-            start_new_session=True,  # own process group: a timeout kills the whole tree
-        )
-        for pipe in (process.stdin, process.stdout, process.stderr):
-            if pipe is not None:
-                os.set_blocking(pipe.fileno(), False)
-        return cls(process)
+        """Start it (OSError if it cannot be) in a session of its own (a timeout kills the whole
+        tree), with no other descriptor of ours. Pipes are made here, not by Popen (its file
+        objects are not used: this is the one place that reads and writes them)."""
+        none: tuple[int | None, int | None] = (None, None)
+        child_in, our_in = none if stdin != PIPE else os.pipe()
+        our_out, child_out = none if stdout != PIPE else os.pipe()
+        our_err, child_err = none if stderr != PIPE else os.pipe()
+        ours = [fd for fd in (our_in, our_out, our_err) if fd is not None]
+        try:
+            process = subprocess.Popen(
+                list(argv),
+                stdin=stdin if child_in is None else child_in,
+                stdout=stdout if child_out is None else child_out,
+                stderr=stderr if child_err is None else child_err,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+            )
+        except BaseException:
+            for fd in ours:
+                os.close(fd)
+            raise
+        finally:
+            for end in (child_in, child_out, child_err):
+                if end is not None:
+                    os.close(end)
+        for fd in ours:
+            os.set_blocking(fd, False)
+        return cls(process, our_in, our_out, our_err)
 
     @property
     def returncode(self) -> int | None:
         return self.process.returncode
 
+    def on_exit(self, callback: Callable[[], None]) -> None:
+        """Call `callback` on the event loop once the child has exited (it is reaped by then)."""
+        loop = asyncio.get_running_loop()
+        if self.process.returncode is not None:
+            loop.call_soon(callback)
+            return
+        if self._on_exit is None:
+            self._on_exit = []
+            if self.pidfd is not None:
+                loop.add_reader(self.pidfd, self._exited)
+            else:
+                waiting = loop.run_in_executor(None, self.process.wait)
+                waiting.add_done_callback(lambda _: self._exited())
+        self._on_exit.append(callback)
+
+    def _exited(self) -> None:
+        if self.pidfd is not None:
+            asyncio.get_running_loop().remove_reader(self.pidfd)
+        self.process.wait()  # reaps it: it has exited
+        callbacks, self._on_exit = self._on_exit or [], []
+        for callback in callbacks:
+            callback()
+
     async def wait(self) -> None:
         if self.process.returncode is not None:
             return
-        if self.pidfd is not None:
-            await anyio.wait_readable(self.pidfd)
-        else:
-            await to_thread.run_sync(self.process.wait, abandon_on_cancel=True)
-        self.process.wait()  # reaps it: it has exited
+        exited = asyncio.Event()
+        self.on_exit(exited.set)
+        await exited.wait()
 
     def signal_group(self, sig: signal.Signals) -> None:
         """Signal the whole tree; SIGKILL also reaches stragglers of a child that has exited."""
@@ -162,19 +247,127 @@ class Child:
 
     async def killed(self) -> None:
         """SIGKILL the tree if it still runs, and reap it; safe to call from a cancelled scope."""
-        with anyio.CancelScope(shield=True):
-            if self.process.returncode is None:
+        if self.process.returncode is None:
+            with anyio.CancelScope(shield=True):
                 self.signal_group(signal.SIGKILL)
                 await self.wait()
 
     def close(self) -> None:
         if self.pidfd is not None:
+            if self._on_exit:  # still watched: the child has not been seen to exit
+                asyncio.get_running_loop().remove_reader(self.pidfd)
+                self._on_exit = None
             os.close(self.pidfd)
             self.pidfd = None
-        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
-            if pipe is not None:
+        self.close_stdin()
+        for fd in (self.stdout, self.stderr):
+            if fd is not None:
                 with contextlib.suppress(OSError):
-                    pipe.close()
+                    os.close(fd)
+        self.stdout = self.stderr = None
+
+    def close_stdin(self) -> None:
+        if self.stdin is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.stdin)
+            self.stdin = None
+
+
+class Running:
+    """A started child served by event-loop callbacks until it is over: `stdin` fed, both outputs
+    read, the exit watched, the time limit a timer (SIGTERM, SIGKILL after `KILL_GRACE`), what is
+    left in the pipes once it exited collected for `DRAIN_AFTER_EXIT` at most.
+
+    Most hooks exit within milliseconds having written little, so the pipes are only watched
+    once a child has run for `WATCH_PIPES_AFTER` (until then what it writes waits in the pipe;
+    past a pipe's worth it waits for the watch); at its exit they are read straight away.
+
+    `finished()` awaits the result; cancelling it (or `stop()`) kills the group and reaps it.
+    """
+
+    def __init__(
+        self, child: Child, stdin: bytes | None, limit: float, output_cap: int = OUTPUT_CAP
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        self.child = child
+        self.out = Capture(child.stdout, self._check, output_cap)
+        self.err = Capture(child.stderr, self._check, output_cap)
+        self.timed_out = False
+        self.ended_at: float | None = None  # time.monotonic() when it was over
+        self._over: asyncio.Future[None] = loop.create_future()
+        self._ended = self._exited = False
+        self._feed = None if child.stdin is None else _Feed(child, stdin or b"")
+        self._timer: asyncio.TimerHandle | None = loop.call_later(limit, self._time_is_up)
+        self._watch: asyncio.TimerHandle | None = loop.call_later(WATCH_PIPES_AFTER, self._pipes)
+        child.on_exit(self._on_exit)
+
+    def _pipes(self) -> None:
+        self._watch = None
+        self.out.watch()
+        self.err.watch()
+
+    def _time_is_up(self) -> None:
+        self.timed_out = True
+        self.child.signal_group(signal.SIGTERM)
+        kill = self.child.signal_group
+        self._timer = asyncio.get_running_loop().call_later(KILL_GRACE, kill, signal.SIGKILL)
+
+    def _on_exit(self) -> None:
+        self._exited = True
+        self._cancel_timers()
+        if self.timed_out:
+            self.child.signal_group(signal.SIGKILL)  # also stragglers that ignored SIGTERM
+        self.out.read_available()
+        self.err.read_available()
+        if self._ended:
+            return
+        if self.out.done and self.err.done:
+            self._end()
+        else:  # what is still in the pipes, but not what a grandchild may yet write
+            self._pipes()
+            self._timer = asyncio.get_running_loop().call_later(DRAIN_AFTER_EXIT, self._end)
+
+    def _check(self) -> None:
+        if self._exited and self.out.done and self.err.done:
+            self._end()
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._timer, self._watch):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._watch = None
+
+    def _end(self) -> None:
+        if self._ended:
+            return
+        self._ended = True
+        self._cancel_timers()
+        for part in (self._feed, self.out, self.err):
+            if part is not None:
+                part.stop()
+        self.ended_at = time.monotonic()
+        if not self._over.done():  # (cancelled with the caller that awaited it)
+            self._over.set_result(None)
+
+    async def finished(self) -> Finished:
+        try:
+            await self._over
+        finally:
+            await self.stop()  # a no-op unless the caller was cancelled: the user interrupted
+        return Finished(
+            self.child.returncode,
+            self.out.text(),
+            self.err.text(),
+            self.timed_out,
+            truncated=bool(self.out.dropped or self.err.dropped),
+        )
+
+    async def stop(self) -> None:
+        """Kill the group unless it is over, reap it and close it; safe when cancelled."""
+        if not self._ended:
+            await self.child.killed()
+            self._end()
+        self.child.close()
 
 
 async def run_child(
@@ -182,39 +375,4 @@ async def run_child(
 ) -> Finished:
     """Feed `stdin`, read both outputs, wait for the exit (or `limit` seconds, then stop the
     group: `timed_out`). Cancelling the caller kills the group. The child is closed afterwards."""
-    process = child.process
-    out, err = Capture(output_cap), Capture(output_cap)
-    timed_out = False
-    try:
-        async with anyio.create_task_group() as group:
-            if process.stdin is not None:
-                rest = _write_some(process.stdin, memoryview(stdin or b""))  # usually all of it
-                if rest:
-                    group.start_soon(_feed, process.stdin, rest)
-                else:
-                    process.stdin.close()
-            for capture, pipe in ((out, process.stdout), (err, process.stderr)):
-                if pipe is not None:
-                    group.start_soon(capture.drain, pipe.fileno())
-                else:
-                    capture.done.set()
-            with anyio.move_on_after(limit) as deadline:
-                await child.wait()
-            if deadline.cancelled_caught:
-                timed_out = True
-                await child.stop_group()
-            # Collect what is still in the pipes, but not what a grandchild may yet write.
-            with anyio.move_on_after(DRAIN_AFTER_EXIT):
-                await out.done.wait()
-                await err.done.wait()
-            group.cancel_scope.cancel()
-    finally:
-        await child.killed()  # the caller was cancelled: the user interrupted
-        child.close()
-    return Finished(
-        process.returncode,
-        out.text(),
-        err.text(),
-        timed_out,
-        truncated=bool(out.dropped or err.dropped),
-    )
+    return await Running(child, stdin, limit, output_cap).finished()

@@ -12,7 +12,9 @@ check then sees the new input), its result replaced after; an AskUserQuestion ca
 by a hook instead of the user. A hook that halts (Snow exit 2+, a Copilot `interrupt`, Wave
 `continue: false`) ends the reply: no further model call and no Stop hooks; calls not yet run get
 `HALTED` as their result, and a halt wins over a Stop hook's block; `stopReason` is a notice for
-the user only. Snow's `afterToolCall` also hears of a call a hook refused.
+the user only. Wave's `continue: false` stops everything, as in Claude Code: in a subagent it ends
+the subagent's reply and then, once that Agent call has its result, the caller's (its notices are
+shown there too). Snow's `afterToolCall` also hears of a call a hook refused.
 """
 
 import contextlib
@@ -24,7 +26,7 @@ from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import event_of
-from wavehost.hooks.outcome import NO_STDERR, Outcome
+from wavehost.hooks.outcome import NO_STDERR, Notice, Outcome
 from wavehost.session.actor import Actor
 from wavehost.session.hooks import Halted, SessionHooks
 from wavehost.session.messages import (
@@ -80,6 +82,8 @@ class AgentLoop:
         self.actor = actor
         self.conversation = actor.conversation
         self.halted = False  # a hook stopped the flow: the reply ends
+        # ... and the caller's too (a subagent's `continue: false`): what to tell the user there
+        self.halted_everything: tuple[Notice, ...] | None = None
         self.response: str | None = None  # the reply as a SubagentStop hook rewrote it
 
     def _common(self, *, effort: bool = False) -> dict[str, Any]:
@@ -94,6 +98,8 @@ class AgentLoop:
         self.hooks.apply(outcome, meta=meta, conversation=self.conversation)
         if outcome.halt:
             self.halted = True
+        if outcome.halt_everything and self.halted_everything is None:
+            self.halted_everything = tuple(outcome.notices)
 
     def _history(self) -> list[dict[str, Any]]:
         return history(self.conversation.messages)
@@ -226,6 +232,12 @@ class AgentLoop:
         else:
             block.fail(result.text)
         settle()
+        if result.halted_everything is not None:  # a hook in the subagent it ran stops it all
+            for notice in result.halted_everything:
+                self.conversation.notice(NoticeBlock.from_hook(notice))
+            self.halted = True
+            if self.halted_everything is None:
+                self.halted_everything = result.halted_everything
 
         call = self._call(block)
         done = {"tool_response": result.response, "duration_ms": duration_ms}

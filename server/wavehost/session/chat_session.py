@@ -36,6 +36,7 @@ from wavehost.hooks import payloads as p
 from wavehost.hooks.dialects import snow
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.outcome import Outcome, edited_prompt
+from wavehost.hooks.settings_files import read_settings
 from wavehost.hooks.sources import load_hook_config
 from wavehost.plumbing.task_group import OwnedTaskGroup
 from wavehost.session import compaction, transcript
@@ -91,7 +92,10 @@ AUTO_COMPACT_TOKENS = 150_000  # estimated context size that triggers automatic 
 IDLE_NOTIFY_AFTER = 60.0  # seconds idle before Notification `idle_prompt` (Claude Code's)
 PERMISSION_MESSAGE = "Wave needs your permission to use {tool}"
 IDLE_MESSAGE = "Wave is waiting for your input"
-DEFAULT_EFFORT = "medium"  # the effort level hooks are told (payload `effort`, $CLAUDE_EFFORT)
+EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")  # Claude Code's effort levels
+# What a model runs at when the request names no effort level — wavehost's requests name none.
+DEFAULT_EFFORT = "high"
+EFFORT_ENV = ("WAVE_EFFORT_LEVEL", "CLAUDE_CODE_EFFORT_LEVEL")
 QUESTION_MESSAGE = "Wave has a question for you"
 
 
@@ -119,7 +123,22 @@ class SessionConfig:
     # $CLAUDE_CODE_ENTRYPOINT / $WAVE_ENTRYPOINT: "ide" (a shell's chat panel) or "sdk-cli"
     # (`wavehost chat -p`, Claude Code's name for its own `-p`)
     entrypoint: str = "ide"
-    effort: str | None = DEFAULT_EFFORT
+    effort: str | None = None  # the effort level hooks are told; None: `effort_level()`
+
+
+def effort_level(
+    root: Path, home: Path | None, *, trusted: bool, env: Mapping[str, str] = os.environ
+) -> str:
+    """The session's effort level as hooks see it (payload `effort.level`, $CLAUDE_EFFORT), found
+    where Claude Code looks: $CLAUDE_CODE_EFFORT_LEVEL (or $WAVE_EFFORT_LEVEL), else
+    `effortLevel` in the settings files (the most specific trusted one), else `high`. wavehost
+    asks the model for no particular effort, so a model runs at its default: `high` for most.
+    Values that are not an effort level are skipped."""
+    settings = read_settings(root, home=home, trusted=trusted)
+    for found in (*(env.get(name) for name in EFFORT_ENV), settings.value("effortLevel")):
+        if isinstance(found, str) and found.strip().lower() in EFFORT_LEVELS:
+            return found.strip().lower()
+    return DEFAULT_EFFORT
 
 
 class ChatSession:
@@ -176,7 +195,7 @@ class ChatSession:
             emit=self._emit,
             folder=paths.session_dir(self.id, config.home),
             entrypoint=config.entrypoint,
-            effort=config.effort,
+            effort=config.effort or effort_level(self.root, config.home, trusted=config.trusted),
             env_file=self.env_file,
         )
         self.inbox = inbox

@@ -5,10 +5,12 @@ copy of the workdir (a `cd` inside it does not move the session) and the tools i
 SubagentStart fires before it starts and SubagentStop when it would end (both matched on
 `agent_type`); SubagentStart hooks may rewrite its task or put context before it, a SubagentStop
 block makes it go on, like Stop for the main agent, and a SubagentStop rewrite is its report. In the
-foreground its final reply is the tool result; in the background it is a task whose completion
-wakes the main agent with a notification.
+foreground its final reply is the tool result, and a hook's `continue: false` inside it stops the
+main agent's reply too (Claude Code: it stops everything); in the background it is a task whose
+completion wakes the main agent with a notification.
 """
 
+import dataclasses
 import uuid
 from pathlib import Path
 from typing import Any
@@ -70,8 +72,9 @@ class Subagents:
             UserMessage(content=args.prompt, model_content=None if given == args.prompt else given)
         )
 
+        loop = AgentLoop(self.context, actor)
+
         async def run() -> str:
-            loop = AgentLoop(self.context, actor)
             await loop.respond()
             if loop.response is not None:  # a SubagentStop hook rewrote the report
                 return loop.response
@@ -89,7 +92,10 @@ class Subagents:
                 outputFile=str(task.output_file),
             )
         text = await run()
-        return ToolResult.success(text or "(the agent finished without a report)", **report)
+        result = ToolResult.success(text or "(the agent finished without a report)", **report)
+        # A `continue: false` inside stops the caller as well (in the background there is no
+        # caller waiting: it ends the subagent only).
+        return dataclasses.replace(result, halted_everything=loop.halted_everything)
 
     def _actor(self, kind: AgentType, agent_id: str, workspace: Workspace) -> Actor:
         session_id = self.hooks.session_id

@@ -14,6 +14,8 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from wavehost.hooks.outcome import Notice
+
 ToolKind = Literal["read", "edit", "execute"]  # what the permission mode looks at
 
 
@@ -49,6 +51,9 @@ class ToolResult:
     ok: bool
     text: str  # what the model sees: the output, or the failure text
     response: dict[str, Any] = field(default_factory=dict)  # `tool_response` for hooks
+    # The work it ran (a subagent) was stopped by a hook that stops everything (`continue:
+    # false`): the caller's reply ends too, and these notices are shown there.
+    halted_everything: tuple[Notice, ...] | None = None
 
     @classmethod
     def success(cls, text: str, **response: Any) -> "ToolResult":

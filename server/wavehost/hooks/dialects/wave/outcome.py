@@ -261,6 +261,7 @@ class _Builder:
             worktree_path=self.worktree_path,
             reason=reason,
             halt=self.halt,
+            halt_everything=self.halt,  # `continue: false` stops everything (Claude Code)
             logs=self.logs,
             runs=[summary(run) for run in runs],
         )
@@ -283,7 +284,8 @@ def interpret(payload: HookInput, runs: Sequence[HookRun]) -> Outcome:
     tool = subject_of(payload) if event.spec.matcher_field == "tool_name" else None
     out = _Builder(event, f"{event.name}:{tool}" if tool else event.name)
     for raw_run in runs:
-        run = dataclasses.replace(raw_run, stderr=capped(raw_run.stderr))
+        stderr = capped(raw_run.stderr)
+        run = raw_run if stderr is raw_run.stderr else dataclasses.replace(raw_run, stderr=stderr)
         out.current = run
         if run.spawn_error is not None:
             out.failure(run, run.spawn_error)
