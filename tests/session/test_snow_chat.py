@@ -365,7 +365,7 @@ async def test_a_sensitive_command_is_confirmed_even_when_the_mode_would_not_ask
     assert [payload["args"] for payload in lines(seen)] == [f'{{"command":"rm {victim}"}}']
     assert victim.read_text() == "keep me"
     echo, rm = tools(result.messages)
-    assert (echo.status, rm.status) == ("success", "error")
+    assert (echo.status, rm.status) == ("success", "blocked")
     assert "not here" in (rm.error or "")
 
 
