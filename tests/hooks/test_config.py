@@ -57,11 +57,13 @@ def test_sources_load_in_order_programmatic_plugin_user_project_local(home, proj
 
 
 def test_the_same_command_from_several_sources_runs_once(home, project) -> None:
-    write_json(paths.user_settings(home), hooks_doc("Stop", "echo same", "echo user-only"))
-    write_json(paths.project_settings(project), hooks_doc("Stop", "echo same"))
+    event = "UserPromptSubmit"  # not Stop: its hooks depend on the payload (an interrupt)
+    write_json(paths.user_settings(home), hooks_doc(event, "echo same", "echo user-only"))
+    write_json(paths.project_settings(project), hooks_doc(event, "echo same"))
     engine = HookEngine(load_hook_config(project))
-    assert [h.command for h in engine.matching(Event.Stop)] == ["echo same", "echo user-only"]
-    assert [h.source for h in engine.matching(Event.Stop)] == ["user", "user"]
+    matching = engine.matching(Event.UserPromptSubmit)
+    assert [h.command for h in matching] == ["echo same", "echo user-only"]
+    assert [h.source for h in matching] == ["user", "user"]
 
 
 def test_programmatic_hooks_are_registered_and_absent_without_them(home, project) -> None:

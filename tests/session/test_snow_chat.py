@@ -9,9 +9,10 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.dialect_files import action, rule, snow_project
+from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.dialects.conftest import envs, lines, record
-from tests.processes import TIMEOUT
+from tests.hooks_doc import hooks_for
+from tests.processes import TIMEOUT, until
 from tests.session.chat import (
     QUESTION,
     ChatRunner,
@@ -429,6 +430,46 @@ async def test_on_stop_prompt_action_pauses_and_the_answer_is_the_next_message(
     assert question.options == []
     assert user_texts(result.llm.requests[1])[-1] == "yes, save it"
     assert len(result.llm.requests) == 2
+
+
+async def test_on_stop_also_fires_when_the_user_stops_the_flow_and_only_snows(
+    chat: ChatRunner, project: Path
+) -> None:
+    """Seed 004: onStop fires "用户停止 AI 流程时（Ctrl+C…）" (the seed wins over Snow CLI 0.8.30,
+    which skips it); Claude Code's Stop and Copilot's agentStop do not hear of an interrupt.
+    The prompt action asks the user; the answer is the next message."""
+    seen, wave_stop, started = project / "stop.jsonl", project / "wave.jsonl", project / "started"
+    snow_project(
+        project,
+        "onStop",
+        rule(action(record(seen))),
+        rule({"type": "prompt", "prompt": "即将停止 AI，是否需要保存当前工作？", "enabled": True}),
+    )
+    copilot_project(project, "a.json", {"agentStop": [bash(record(wave_stop))]})
+    asked: list[QuestionPrompt] = []
+
+    async def ask(prompt: QuestionPrompt) -> dict[str, str] | None:
+        asked.append(prompt)
+        return {prompt.questions[0].question: "保存一下"} if len(asked) == 1 else None
+
+    call = bash_call(f"touch {started}; sleep 60")
+    turns = [turn("", call), turn("已保存。")]
+    hooks = hooks_for("Stop", record(wave_stop))
+    async with chat.open(turns, hooks=hooks, config={"ask_question": ask}) as opened:
+        opened.session.send("run it")
+        await until(started.exists)
+        opened.session.cancel()
+        await until(lambda: len(opened.llm.requests) == 2)  # the answer went to the model
+        with anyio.fail_after(TIMEOUT):
+            await opened.session.wait_idle()
+
+    interrupted, after_reply = lines(seen)  # the interrupt, then the reply to the answer
+    assert "messages" in interrupted
+    assert "messages" in after_reply
+    assert asked[0].questions[0].question == "即将停止 AI，是否需要保存当前工作？"
+    assert user_texts(opened.llm.requests[1])[-1] == "保存一下"
+    assert [b.status for b in tools(opened.messages)] == ["cancelled"]
+    assert len(lines(wave_stop)) == 2  # Wave's Stop and Copilot's agentStop: the reply only
 
 
 async def test_on_stop_prompt_action_without_anyone_to_ask_shows_the_prompt(

@@ -149,6 +149,13 @@ class StopInput(HookInput):
     session_crons: list[SessionCron] = []
     history: History | None = Field(default=None, exclude=True)
     effort: Effort | None = None  # Claude Code sends it on tool events and Stop
+    # The user interrupted the turn: only Snow's onStop fires then (seed 004: "Ctrl+C")
+    interrupted: bool = Field(default=False, exclude=True)
+
+
+def not_interrupted(payload: HookInput) -> bool:
+    """Stop hooks (Claude Code's, Copilot's agentStop) do not hear of an interrupted turn."""
+    return not (isinstance(payload, StopInput) and payload.interrupted)
 
 
 class SubagentStartInput(HookInput):

@@ -518,11 +518,34 @@ class ChatSession:
                 self.last_turn = "abort"
                 self._settle_unfinished(INTERRUPTED, "cancelled")
                 self.conversation.notice(NoticeBlock(level="warning", text=INTERRUPTED))
+                await self._interrupted()
             self.conversation.save()
             if self.inbox.settled():
                 self._set_status("idle")
                 if not self.inbox.closed:
                     self._group.start_soon(self._idle_notice)
+
+    async def _interrupted(self) -> None:
+        """Stop for an interrupted turn: only Snow's onStop hears of it (seed 004: it fires when
+        the user stops the flow). What it says is shown; a prompt action asks the user, whose
+        answer is sent as the next message. Stop interrupts it too."""
+        payload = p.StopInput(
+            **self.hooks.common(),
+            history=lambda: history(self.messages),
+            background_tasks=self.tasks.snapshot(),
+            session_crons=self.crons.snapshot(),
+            interrupted=True,
+        )
+        with anyio.CancelScope() as scope:
+            self._turn = scope
+            outcome = await self.hooks.fire(payload, meta=False)
+            ask = outcome.ask_user if not self.inbox.closed else None  # closing: nobody to ask
+            answer = await self._prompt_action(ask) if ask else None
+            if answer and answer.strip() and not self.inbox.closed:
+                self.send(answer)
+            elif outcome.ask_user:
+                self.conversation.notice(NoticeBlock(level="info", text=outcome.ask_user))
+        self._turn = None
 
     async def _run_turn(self, item: Item) -> None:
         self.conversation.begin_turn()

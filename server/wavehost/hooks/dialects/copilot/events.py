@@ -89,6 +89,7 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
     Event.SubagentStart: _not_general_purpose,
     Event.SubagentStop: _not_general_purpose,
     Event.SessionStart: _not_compaction,
+    Event.Stop: p.not_interrupted,
 }
 
 SESSION_SOURCES = {"startup": "startup", "resume": "resume", "clear": "new"}

@@ -48,6 +48,7 @@ def _asking(payload: p.HookInput) -> bool:
 CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
     Event.PostToolUse: _ran,
     Event.PermissionRequest: _asking,
+    Event.Stop: p.not_interrupted,
 }
 HANDLER_FIELDS = frozenset(
     {"type", "command", "timeout", "async", "asyncRewake", "statusMessage", "description"}
