@@ -241,6 +241,19 @@ async def test_matching_hooks_run_concurrently(project, tmp_path) -> None:
     assert [run.exit_code for run in runs] == [0, 0]
 
 
+async def test_a_quick_hook_among_many_slow_ones_is_seen_to_exit_at_once(
+    exit_wait, project
+) -> None:
+    """Each exit is watched on its own (pidfd, or a thread per hook): however many hooks run
+    together, a quick one is not left waiting for the slow ones (and timed out)."""
+    slow = [handler(project, f"sleep 2 # {i}", timeout=30) for i in range(10)]
+    quick = handler(project, "echo quick", timeout=1)
+    *_, last = await run_all([*slow, quick], b"{}", HookContext(project, project))
+    assert last.stdout.strip() == "quick"
+    assert not last.timed_out
+    assert last.exit_code == 0
+
+
 async def test_results_keep_config_order(project) -> None:
     slow, fast = handler(project, "sleep 0.3; echo slow"), handler(project, "echo fast")
     runs = await run_all([slow, fast], b"{}", HookContext(project, project))

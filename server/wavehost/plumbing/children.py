@@ -9,7 +9,7 @@ pipes (what is left in them is collected for a short while only).
 `subprocess` directly, not asyncio's subprocess transport: that costs about four times as much per
 process here, and hooks are spawned on every tool call. For the same reason a started child is
 served by callbacks on the event loop (`Running`), not by tasks: its pipes are read and written as
-they become ready, its exit is seen through a pidfd (Linux; elsewhere a worker thread blocked in
+they become ready, its exit is seen through a pidfd (Linux; elsewhere a thread of its own blocked in
 waitpid) and its time limit is a timer. Awaiting the result is one awaited event, so starting
 several children and then awaiting each in turn runs them all at once with no task at all.
 """
@@ -19,6 +19,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -212,10 +213,14 @@ class Child:
             self._on_exit = []
             if self.pidfd is not None:
                 loop.add_reader(self.pidfd, self._exited)
-            else:
-                waiting = loop.run_in_executor(None, self.process.wait)
-                waiting.add_done_callback(lambda _: self._exited())
+            else:  # a thread of its own blocked in waitpid (a pool could make one hook wait)
+                threading.Thread(target=self._wait_in_thread, args=(loop,), daemon=True).start()
         self._on_exit.append(callback)
+
+    def _wait_in_thread(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.process.wait()
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(self._exited)
 
     def _exited(self) -> None:
         if self.pidfd is not None:
