@@ -24,15 +24,21 @@ def rewake(event: str, command: str, matcher: str | None = None) -> dict[str, ob
 
 
 async def test_a_wake_up_while_busy_joins_the_running_turn(chat: ChatRunner, project: Path) -> None:
-    done = project.parent / "done"
-    # Fires in the background as the Bash call starts; the call waits until it has exited.
-    hooks = rewake("PreToolUse", f"echo 'scan found a key' >&2; touch {done}; exit 2", "Bash")
-    call = ("Bash", {"command": f"until [ -f {done} ]; do sleep 0.02; done"})
-    result = await chat([turn("", call), turn("fixing the key")], "go", hooks=hooks)
+    gate = project.parent / "gate"
+    # Fires in the background as the Bash call starts; the call runs until the test opens the
+    # gate, which it does once the wake-up waits for the model (so the turn is surely busy).
+    hooks = rewake("PreToolUse", "echo 'scan found a key' >&2; exit 2", "Bash")
+    call = ("Bash", {"command": f"until [ -f {gate} ]; do sleep 0.02; done"})
+    async with chat.open([turn("", call), turn("fixing the key")], hooks=hooks) as running:
+        running.session.send("go")
+        await until(lambda: bool(running.session.inbox.news))
+        gate.touch()
+        with anyio.fail_after(TIMEOUT):
+            await running.session.wait_idle()
 
-    assert len(result.llm.requests) == 2  # no turn of its own: it went into the running one
-    assert "scan found a key" in result.llm.request_texts()[1]
-    assert metas(result.messages) == [system_reminder("scan found a key")]
+    assert len(running.llm.requests) == 2  # no turn of its own: it went into the running one
+    assert "scan found a key" in running.llm.request_texts()[1]
+    assert metas(running.messages) == [system_reminder("scan found a key")]
 
 
 async def test_a_new_user_message_does_not_cancel_a_running_rewake_hook(
