@@ -113,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
         "--untrusted",
         action="store_true",
         help="open the project as an untrusted workspace (like an IDE's restricted mode): "
-        "its hooks are listed but never run",
+        "the project's hooks are listed but never run (user hooks run as ever)",
     )
     web.add_argument(
         "--serve-command",
