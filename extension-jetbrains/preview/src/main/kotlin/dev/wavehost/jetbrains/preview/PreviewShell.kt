@@ -134,6 +134,9 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
         onEdt {
             editors.addTab("Hooks", opened.browser.uiComponent)
             editors.selectedIndex = editors.tabCount - 1
+            // With the chat open and no tab before, the editor side had no width: a browser of
+            // size 0 never loads (the chat's "Show in settings" opens this tab).
+            if (chat != null && editors.tabCount == 1) split.setDividerLocation(0.5)
             frame.validate()
         }
         return opened

@@ -44,7 +44,7 @@ class SettingsTabTest {
     private fun text(s: PreviewShell, page: PreviewBrowser, expression: String): String = s.evaluate(page, expression).asString
 
     private fun rowExpr(source: String, containing: String) =
-        "deepAll('vscode-tab-panel[data-source=$source] li.hook').find(li => li.textContent.includes(${js(containing)}))"
+        "deepAll('[role=tabpanel][data-source=$source] li.hook').find(li => li.textContent.includes(${js(containing)}))"
 
     @Test
     fun `lists the hooks by source with counts, rows and read-only plugin rows`() {
@@ -53,23 +53,30 @@ class SettingsTabTest {
         assertEquals("1", text(s, page, "deep('[data-testid=count-user]').textContent.trim()"))
         assertEquals("3", text(s, page, "deep('[data-testid=count-project]').textContent.trim()"))
         assertEquals("1", text(s, page, "deep('[data-testid=count-plugin]').textContent.trim()"))
-        val headers = s.evaluate(page, "deepAll('vscode-tab-header').map(h => h.textContent.replace(/\\s+/g, ' ').trim())").asJsonArray.map { it.asString }
+        val headers = s.evaluate(page, "deepAll('[role=tab][data-source]').map(h => h.textContent.replace(/\\s+/g, ' ').trim())").asJsonArray.map { it.asString }
         assertEquals(listOf("用户级钩子 1", "项目级钩子 3", "插件钩子 1"), headers)
         val userRow = text(s, page, "${rowExpr("user", "notify-send")}.innerText")
-        assertTrue("notify-send done" in userRow && "超时 5 秒" in userRow && ws.userSettings.toString() in userRow, userRow)
+        assertTrue("notify-send done" in userRow && "超时 5 秒" in userRow && "~/.wave/settings.json" in userRow, userRow)
+        // The path is shown as people read it (under ~), the absolute one on hover.
+        assertEquals(ws.userSettings.toString(), text(s, page, "${rowExpr("user", "notify-send")}.querySelector('[data-testid=row-path]').title"))
 
-        s.click(page, "vscode-tab-header[data-source=project]")
+        s.click(page, "[role=tab][data-source=project]")
         s.waitFor(page, "${rowExpr("project", "./guard.sh")}?.checkVisibility() === true", what = "the project rows")
-        val projectRows = s.evaluate(page, "deepAll('vscode-tab-panel[data-source=project] li.hook').map(li => li.innerText)").asJsonArray.map { it.asString }
+        val projectRows = s.evaluate(page, "deepAll('[role=tabpanel][data-source=project] li.hook').map(li => li.innerText)").asJsonArray.map { it.asString }
         assertEquals(3, projectRows.size)
-        assertTrue("PreToolUse" in projectRows[0] && "匹配器: Bash" in projectRows[0] && "Refuses rm -rf" in projectRows[0], projectRows[0])
+        // Rows are grouped by event: the event heads its group.
+        val groups = s.evaluate(page, "deepAll('[role=tabpanel][data-source=project] [data-testid=group]').map(h => h.innerText)").asJsonArray.map { it.asString }
+        assertTrue(groups.size == 2 && "PreToolUse：2 个" in groups[0] && "PostToolUse：1 个" in groups[1], groups.toString())
+        assertTrue("匹配器: Bash" in projectRows[0] && "Refuses rm -rf" in projectRows[0], projectRows[0])
         assertTrue("Write|Edit" in projectRows[2] && "异步" in projectRows[2], projectRows[2])
         s.screenshot(File(SCREENSHOTS, "jcef-settings-project-tab.png"))
 
-        s.click(page, "vscode-tab-header[data-source=plugin]")
+        s.click(page, "[role=tab][data-source=plugin]")
         s.waitFor(page, "${rowExpr("plugin", "prettier")}?.checkVisibility() === true", what = "the plugin row")
         assertTrue("插件：fmt" in text(s, page, "${rowExpr("plugin", "prettier")}.innerText"))
-        assertEquals(0, s.evaluate(page, "${rowExpr("plugin", "prettier")}.querySelectorAll('[data-action]').length").asInt)
+        // Read-only: nothing that changes it (no Edit/Delete); looking into it (Test, Why) stays.
+        val actions = s.evaluate(page, "[...${rowExpr("plugin", "prettier")}.querySelectorAll('[data-action]')].map(b => b.dataset.action)").asJsonArray.map { it.asString }
+        assertEquals(listOf("test", "why"), actions)
         assertEquals(emptyList<String>(), s.consoleErrors)
     }
 
@@ -78,7 +85,7 @@ class SettingsTabTest {
         standardWorkspace()
         val before = ws.read(ws.projectSettings)
         val (s, page) = open()
-        s.click(page, "vscode-tab-header[data-source=project]")
+        s.click(page, "[role=tab][data-source=project]")
         s.clickElement(page, "${rowExpr("project", "./guard.sh")}?.querySelector('[data-action=delete]')", "guard.sh's Delete")
         s.waitFor(page, "deep('[data-testid=delete-dialog]')?.open === true", what = "the delete dialog")
         assertEquals(ws.projectSettings.toString(), text(s, page, "deep('[data-testid=delete-path]').textContent"))
@@ -91,7 +98,7 @@ class SettingsTabTest {
             it.asJsonObject["hooks"].asJsonObject["PreToolUse"].asJsonArray[0].asJsonObject["hooks"].asJsonArray.remove(0)
         }
         assertEquals(expected, ws.read(ws.projectSettings))
-        assertTrue(text(s, page, "deep('[data-testid=status]').textContent").contains("已删除钩子「PreToolUse (Bash)」"))
+        assertEquals("已从 .wave/settings.json 删除钩子「PreToolUse (Bash)」。", text(s, page, "deep('[data-testid=toast-title]').textContent.trim()"))
         assertEquals(JsonParser.parseString(Files.readString(ws.userSettings)), ws.read(ws.userSettings))
         s.screenshot(File(SCREENSHOTS, "jcef-settings-after-delete.png"))
     }
@@ -100,7 +107,7 @@ class SettingsTabTest {
     fun `Edit calls showDocument before the settings tab is closed, then prefills the chat`() {
         standardWorkspace()
         val (s, page) = open()
-        s.click(page, "vscode-tab-header[data-source=project]")
+        s.click(page, "[role=tab][data-source=project]")
         s.clickElement(page, "${rowExpr("project", "./guard.sh")}?.querySelector('[data-action=edit]')", "guard.sh's Edit")
         val chat = waitForChat(s)
         s.waitFor(chat, "deep('textarea')?.value.includes('帮我编辑钩子：把<事件/匹配/命令/超时>改成<新内容>') === true", what = "the edit prefill")
@@ -118,8 +125,8 @@ class SettingsTabTest {
     fun `New opens the chat with the prefill`() {
         standardWorkspace()
         val (s, page) = open()
-        s.click(page, "vscode-tab-header[data-source=project]")
-        s.clickElement(page, "deep('vscode-tab-panel[data-source=project] [data-action=new]')", "New project hook")
+        s.click(page, "[role=tab][data-source=project]")
+        s.clickElement(page, "deep('[data-action=new]')", "New project hook") // the toolbar's, for the tab shown
         val chat = waitForChat(s)
         s.waitFor(chat, "deep('textarea')?.value === ${js("帮我在【my-app】新建钩子：<事件>时，<matcher 工具>，跑<命令>，<超时/异步>")}", what = "the new-hook prefill")
         waitUntil { s.events.any { it.name == "closeSettings" } }
