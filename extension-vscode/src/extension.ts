@@ -9,6 +9,7 @@ import { type HostState, ServerHost } from "./host";
 import { CHAT_VIEW, ChatView, SettingsPanel } from "./pages";
 import { HookProgress } from "./progress";
 import { Router } from "./relay";
+import { STEPS, Timeline } from "./timeline";
 
 export const COMMANDS = {
   openSettings: "wavehost.openSettings",
@@ -38,12 +39,15 @@ let running: ServerHost | undefined;
 
 export function activate(context: vscode.ExtensionContext): WavehostApi {
   const log = vscode.window.createOutputChannel("wavehost", { log: true });
+  const timeline = new Timeline((line) => log.info(line));
+  timeline.mark(STEPS.extensionHostStarted, Date.now() - process.uptime() * 1000);
+  timeline.mark(STEPS.activated);
   const router = new Router();
-  const host = new ServerHost(context, log, router);
+  const host = new ServerHost(context, log, router, timeline);
   running = host;
   const root = vscode.Uri.joinPath(context.extensionUri, "dist", "webview");
-  const chat = new ChatView(root, host, router, log);
-  const settings = new SettingsPanel(root, host, router, chat, log);
+  const chat = new ChatView(root, host, router, log, timeline);
+  const settings = new SettingsPanel(root, host, router, chat, log, timeline);
   chat.openSettings = () => settings.show();
   const progress = new HookProgress();
   router.observe((method, params) => progress.observe(method, params));
@@ -85,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): WavehostApi {
     }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.commands.registerCommand(COMMANDS.openSettings, () => {
+      timeline.mark(STEPS.settingsCommand);
       ensureStarted();
       settings.show();
     }),

@@ -33,6 +33,7 @@ import {
 import { METHODS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from "./protocol";
 import { PageAnswerError, type Router, type ServerPort } from "./relay";
 import { interpreterOfPythonExtension } from "./python";
+import { STEPS, type Timeline } from "./timeline";
 
 export type HostState = "starting" | "ready" | "crashed" | "failed" | "stopped";
 
@@ -59,6 +60,11 @@ export class ServerHost implements vscode.Disposable {
   /** The client's start while it is under way (a stop waits for it). */
   private starting: Promise<void> | undefined;
   /**
+   * The hooks list asked for as soon as the server is ready, while the settings page is still
+   * loading: the page's first `hooks/list` is answered with it. Dropped when the hooks change.
+   */
+  private firstList: Promise<unknown> | undefined;
+  /**
    * The file of the last text editor that was active: a focused webview (the settings panel, the
    * chat) or the command palette leaves no active text editor, yet the user's project is that file's.
    */
@@ -76,11 +82,20 @@ export class ServerHost implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly router: Router,
+    private readonly timeline: Timeline,
   ) {}
 
   /** The connection, while the server is ready. */
   connection(): ServerPort | undefined {
-    return this.state === "ready" ? this.client : undefined;
+    const client = this.state === "ready" ? this.client : undefined;
+    if (!client) return undefined;
+    return {
+      sendRequest: (method, params) => {
+        const first = method === METHODS.HOOKS_LIST ? this.firstList : undefined;
+        if (first) this.firstList = undefined; // answers one page, once
+        return first ?? client.sendRequest(method, params);
+      },
+    };
   }
 
   /** The connection pages relay to: waits (bounded) while the server is starting or restarting. */
@@ -128,6 +143,7 @@ export class ServerHost implements vscode.Disposable {
           this.log.info(`[server] ${line}`),
         );
         this.child = started.child;
+        this.timeline.mark(STEPS.serverSpawned);
         exited = started.exited;
         void exited.then((exit) => this.onExit(generation, launch, exit));
         if (!started.child.stdout || !started.child.stdin) throw new Error("no stdio to the server");
@@ -137,7 +153,10 @@ export class ServerHost implements vscode.Disposable {
     );
     this.client = client;
     for (const method of SERVER_NOTIFICATIONS) {
-      client.onNotification(method, (params: unknown) => this.router.notify(method, params));
+      client.onNotification(method, (params: unknown) => {
+        if (method === METHODS.HOOKS_CHANGED) this.firstList = undefined;
+        this.router.notify(method, params);
+      });
     }
     for (const method of SERVER_REQUESTS) {
       client.onRequest(method, async (params: unknown, token) => {
@@ -165,7 +184,13 @@ export class ServerHost implements vscode.Disposable {
     }
     if (generation !== this.generation) return;
     this.readyAt = Date.now();
+    this.timeline.mark(STEPS.serverInitialized, this.readyAt);
     this.log.info(`wavehost ready: ${this.readyAt - startedAt} ms from the start to the LSP handshake`);
+    this.firstList = client.sendRequest(METHODS.HOOKS_LIST, {});
+    this.firstList.then(
+      () => this.timeline.mark(STEPS.firstListAnswered),
+      () => (this.firstList = undefined), // the page asks for itself, and hears why
+    );
     this.problem = null;
     this.setState("ready");
     this.readyEmitter.fire();
@@ -202,6 +227,7 @@ export class ServerHost implements vscode.Disposable {
     this.client = undefined;
     this.child = undefined;
     this.starting = undefined;
+    this.firstList = undefined;
     // A client still starting cannot be stopped (vscode-languageclient throws, and killing its
     // process makes it tell the user "couldn't create connection"): let the start finish first.
     if (starting) await Promise.race([starting.catch(() => undefined), delay(START_WAIT_MS)]);
@@ -231,6 +257,7 @@ export class ServerHost implements vscode.Disposable {
     this.crashes++;
     this.client = undefined;
     this.child = undefined;
+    this.firstList = undefined;
     if (this.crashes > MAX_RESTARTS) {
       this.fail(`${sentence} It crashed ${MAX_RESTARTS} times in a row; run "Wave: Restart Host" to try again.`, true);
       return;
