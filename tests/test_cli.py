@@ -31,7 +31,7 @@ def test_hooks_list_json_shows_hooks_by_source_with_diagnostics(home, project) -
     result = wavehost("hooks", "list", "--project", str(project), "--json", home=home)
     assert result.returncode == 0, result.stderr
     listing = json.loads(result.stdout)
-    assert listing["project"] == {"dir": str(project), "name": "project"}
+    assert listing["project"] == {"dir": str(project), "name": "project", "home": str(home)}
     assert [(h["source"], h["event"], h["command"]) for h in listing["hooks"]] == [
         ("user", "Stop", "echo user"),
         ("project", "PreToolUse", "./guard.sh"),
@@ -46,6 +46,9 @@ def test_hooks_list_json_shows_hooks_by_source_with_diagnostics(home, project) -
             "path": str(paths.project_settings(project)),
             "pointer": "/hooks/Nope",
             "message": 'unknown hook event "Nope"',
+            "code": "unknownEvent",
+            "args": {"event": "Nope", "suggestion": ""},
+            "entry": {"event": "Nope", "matcher": None, "command": None},
         }
     ]
     assert {f["path"]: f["exists"] for f in listing["configFiles"]}[

@@ -1,5 +1,6 @@
 """Where wavehost keeps and finds its files. The only place these locations are spelled out."""
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -36,6 +37,12 @@ def sessions_dir(home: Path | None = None) -> Path:
 
 def transcript_path(session_id: str, home: Path | None = None) -> Path:
     return sessions_dir(home) / f"session_{session_id}.json"
+
+
+def run_log(project_dir: Path, home: Path | None = None) -> Path:
+    """The hook run log of one project (kept in the user's folder, never in the project)."""
+    digest = hashlib.sha256(str(project_dir).encode("utf-8")).hexdigest()[:16]
+    return wave_home(home) / "runs" / f"{project_dir.name or 'root'}-{digest}.jsonl"
 
 
 def worktrees_dir(repo_top: Path) -> Path:

@@ -57,8 +57,9 @@ async def test_a_pre_tool_use_exit_2_hook_fails_the_tool_with_its_stderr(
         view = await client.turn(opened["sessionId"], "run it")
 
     [tool] = view.blocks("tool")
-    assert tool["status"] == "error"
+    assert tool["status"] == "blocked"  # a hook refused it: not a tool that ran and failed
     assert tool["error"] == "PreToolUse:Bash hook error: no shell today"
+    assert tool["blockedBy"]["event"] == "PreToolUse"
     assert not marker.exists()
 
 
@@ -164,6 +165,7 @@ async def test_permission_allowed_by_the_user_lets_the_tool_run(workspace: Works
         "toolInput": {"file_path": str(target), "content": "x"},
         "mode": "default",
         "reason": None,
+        "askedBy": None,  # the mode asks here, no hook
     }
     assert tool["status"] == "success"
     assert target.read_text() == "x"

@@ -46,6 +46,7 @@ async def test_list_reports_each_hook_with_its_source_file_and_read_only_flag(
     )
     assert (user["event"], user["description"]) == ("Stop", "says bye")
     assert (guard["source"], guard["matcher"], guard["timeout"]) == ("project", "Bash", 5)
+    assert user["pointer"] == "/hooks/Stop/0/hooks/0"  # where it is in its file: the page's order
     assert (fmt["source"], fmt["path"], fmt["async"]) == (
         "project",
         str(workspace.local_settings),
@@ -54,7 +55,11 @@ async def test_list_reports_each_hook_with_its_source_file_and_read_only_flag(
     assert (lint["source"], lint["plugin"], lint["readOnly"]) == ("plugin", "lint-kit", True)
     assert lint["path"] == str(workspace.plugin_hooks("lint-kit"))
     assert len({h["id"] for h in result["hooks"]}) == 4
-    assert result["project"] == {"dir": str(workspace.project), "name": "my-app"}
+    assert result["project"] == {
+        "dir": str(workspace.project),
+        "name": "my-app",
+        "home": str(workspace.home),
+    }
     assert result["trusted"] is True
     assert result["diagnostics"] == []
 
@@ -112,7 +117,11 @@ async def test_project_defaults_to_the_first_workspace_folder(workspace: Workspa
         workspace, options={"projectDir": None}, workspace_folders=folders
     ) as client:
         result = await client.list_hooks()
-    assert result["project"] == {"dir": str(workspace.project), "name": "my-app"}
+    assert result["project"] == {
+        "dir": str(workspace.project),
+        "name": "my-app",
+        "home": str(workspace.home),
+    }
 
 
 async def test_project_falls_back_to_the_root_uri(workspace: Workspace) -> None:

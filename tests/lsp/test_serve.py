@@ -106,7 +106,11 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
     assert commands["openChat"]["direction"] == "pageToShell"
     assert commands["showFile"]["direction"] == "shellToPage"
     show_file = schema["$defs"]["ShowFileArgs"]
-    assert set(show_file["required"]) == {"path", "content"}
+    assert set(show_file["required"]) == {"path", "content", "line"}  # line: null when none
+    assert commands["restartServer"]["direction"] == "pageToShell"
+    assert commands["serverState"]["direction"] == "shellToPage"
+    state = schema["$defs"]["ServerStateArgs"]
+    assert set(state["required"]) == {"running", "reason"}
     # What the server writes has every field: discriminators too, so generated types need them.
     assert "role" in schema["$defs"]["UserMessage"]["required"]
     assert "type" in schema["$defs"]["ToolBlock"]["required"]
@@ -132,6 +136,8 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
         "malformedConfig",
         "ioError",
         "unknownPath",
+        "invalidPayload",  # wave/hooks/test: the edited sample is not the event's payload
+        "untrusted",  # wave/hooks/test: a project hook of an untrusted workspace never runs
     }
     assert "projectDir" in schema["$defs"]["InitializationOptions"]["properties"]
 

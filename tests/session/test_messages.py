@@ -67,6 +67,8 @@ def test_messages_round_trip_through_the_camel_case_wire_form() -> None:
         "event": None,
         "command": None,
         "exitCode": 1,
+        "hook": None,
+        "label": None,
     }
     assert TranscriptState.model_validate(wire).messages == messages
 

@@ -1,5 +1,6 @@
 """Permission modes decide; PermissionRequest hooks run first; then the user is asked."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,45 @@ async def test_a_pre_tool_use_allow_decision_skips_the_question(
         ask=ask,
     )
     assert (project / "made").exists()
+
+
+async def test_a_question_a_pre_tool_use_hook_asked_names_that_hook(
+    chat: ChatRunner, project: Path
+) -> None:
+    prompts: list[PermissionPrompt] = []
+
+    async def ask(prompt: PermissionPrompt) -> PermissionAnswer:
+        prompts.append(prompt)
+        return PermissionAnswer(allow=False)
+
+    output = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "ask",
+            "permissionDecisionReason": "touching the build",
+        }
+    }
+    asking = f"echo '{json.dumps(output)}'"
+    hooks = hooks_for("PreToolUse", asking, matcher="Bash")
+    call = ("Bash", {"command": "rm -rf build"})
+    await chat([turn("", call), turn("ok")], "go", mode="bypassPermissions", ask=ask, hooks=hooks)
+
+    [prompt] = prompts
+    assert prompt.reason == "touching the build"
+    assert prompt.asked_by is not None
+    assert (prompt.asked_by.event, prompt.asked_by.matcher) == ("PreToolUse", "Bash")
+    assert prompt.asked_by.command == asking
+
+
+async def test_a_question_nobody_hooked_names_no_hook(chat: ChatRunner, project: Path) -> None:
+    prompts: list[PermissionPrompt] = []
+
+    async def ask(prompt: PermissionPrompt) -> PermissionAnswer:
+        prompts.append(prompt)
+        return PermissionAnswer(allow=False)
+
+    hooks = hooks_for("PreToolUse", "true", matcher="Bash")
+    call = ("Bash", {"command": "ls"})
+    await chat([turn("", call), turn("ok")], "go", mode="default", ask=ask, hooks=hooks)
+
+    assert [p.asked_by for p in prompts] == [None]

@@ -215,7 +215,7 @@ async def test_tool_confirmation_reject_with_reply_refuses_the_call(
     )
 
     [block] = tools(result.messages)
-    assert block.status == "error"
+    assert block.status == "blocked"  # a hook refused it: it never ran
     assert "no rm" in (block.error or "")
 
 

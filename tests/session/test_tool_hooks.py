@@ -55,7 +55,12 @@ async def test_pre_tool_use_exit_2_blocks_the_tool_and_its_result_is_the_hook_er
     assert not target.exists()
     [block] = tools(result.messages)
     assert block.error == "PreToolUse:Write hook error: writes are frozen"
-    assert block.status == "error"
+    # Its own state: a hook refused it (it never ran), naming that hook for the page.
+    assert block.status == "blocked"
+    assert block.blocked_by is not None
+    assert (block.blocked_by.event, block.blocked_by.matcher) == ("PreToolUse", "Write")
+    assert block.blocked_by.source == "project"
+    assert block.blocked_by.command == "echo 'writes are frozen' >&2; exit 2"
     second = result.llm.requests[1]["messages"]
     [tool_result] = [c for m in second for c in m["content"] if c["type"] == "tool_result"]
     assert tool_result["content"] == "PreToolUse:Write hook error: writes are frozen"
@@ -241,3 +246,28 @@ async def test_permission_request_hook_sees_the_tool_and_its_exit_2_denies(
         "Permission to use Write was denied by a PermissionRequest hook"
     )
     assert [n.text for n in notices(result.messages)] == ["not on fridays"]
+
+
+async def test_a_tool_that_ran_and_failed_is_not_blocked(chat: ChatRunner, project: Path) -> None:
+    call = ("Read", {"file_path": str(project / "missing.txt")})
+    result = await chat([turn("", call), turn("ok")], "read", hooks=hooks_for("PreToolUse", "true"))
+
+    [block] = tools(result.messages)
+    assert (block.status, block.blocked_by) == ("error", None)
+
+
+async def test_a_hook_notice_names_its_hook_event_matcher_source_and_command(
+    chat: ChatRunner, project: Path
+) -> None:
+    target = project / "a.txt"
+    failing = "echo 'prettier not found' >&2; exit 1"
+    hooks = hooks_for("PostToolUse", failing, matcher="Write|Edit")
+    result = await chat([turn("", write_call(target)), turn("done")], "write", hooks=hooks)
+
+    [notice] = [n for n in notices(result.messages) if n.level == "error"]
+    assert notice.text == "prettier not found"
+    assert (notice.label, notice.exit_code) == ("PostToolUse:Write", 1)
+    assert notice.hook is not None
+    assert (notice.hook.event, notice.hook.matcher) == ("PostToolUse", "Write|Edit")
+    assert (notice.hook.source, notice.hook.command) == ("project", failing)
+    assert notice.hook.id  # the settings row's id: the page links to it

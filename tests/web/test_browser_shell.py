@@ -50,7 +50,11 @@ async def test_other_hosts_and_origins_are_refused_even_with_the_token(
 async def test_requests_are_relayed_to_the_server(page: PageSocket, workspace: Workspace) -> None:
     *_, response = await page.request("wave/hooks/list", {})
     result = response["result"]
-    assert result["project"] == {"dir": str(workspace.project), "name": "my-app"}
+    assert result["project"] == {
+        "dir": str(workspace.project),
+        "name": "my-app",
+        "home": str(workspace.home),
+    }
     assert [h["command"] for h in result["hooks"]] == ["./guard.sh"]
 
 
@@ -125,15 +129,55 @@ async def test_server_notifications_reach_the_page(page: PageSocket, workspace: 
     assert envelope == {"kind": "notification", "method": "wave/hooks/changed", "params": {}}
 
 
-async def test_when_the_server_dies_the_page_is_told_why(web: Running, page: PageSocket) -> None:
+async def test_when_the_server_dies_the_page_is_told_why_and_can_restart_it(
+    web: Running, page: PageSocket
+) -> None:
     process = web.shell.lsp._process
     assert process is not None
     process.kill()
-    message = await asyncio.wait_for(page.socket.receive(), TIMEOUT)
-    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-    assert page.socket.close_code == 1011
-    assert "wavehost serve exited" in str(message.extra)
-    await asyncio.wait_for(web.shell.closed.wait(), TIMEOUT)
+    state = await page.receive()
+    assert (state["kind"], state["command"]) == ("shell", "serverState")
+    assert state["args"]["running"] is False
+    assert "wavehost serve exited with code -9" in state["args"]["reason"]
+    # The page stays connected; a request now fails in words instead of hanging.
+    [answer] = await page.request("wave/hooks/list", {})
+    assert "error" in answer
+    await page.send({"kind": "shell", "command": "restartServer", "args": {}})
+    state = await page.receive()
+    assert (state["command"], state["args"]) == ("serverState", {"running": True, "reason": None})
+    restarted = web.shell.lsp._process
+    assert restarted is not None
+    assert restarted.pid != process.pid
+    [listed] = await page.request("wave/hooks/list", {})
+    assert "hooks" in listed["result"]
+
+
+async def test_a_page_that_connects_while_the_server_is_down_hears_it_at_once(
+    web: Running, browser: aiohttp.ClientSession
+) -> None:
+    process = web.shell.lsp._process
+    assert process is not None
+    process.kill()
+    await process.wait()
+    origin = web.address.rstrip("/")
+    async with browser.ws_connect(f"{web.address}ws", headers={"Origin": origin}) as socket:
+        state = await PageSocket(socket).receive()
+    assert state["command"] == "serverState"
+    assert state["args"]["running"] is False
+
+
+async def test_a_restart_that_cannot_start_says_why(
+    web: Running, page: PageSocket, workspace: Workspace
+) -> None:
+    process = web.shell.lsp._process
+    assert process is not None
+    process.kill()
+    assert (await page.receive())["args"]["running"] is False
+    web.shell._command = [str(workspace.root / "no-such-wavehost"), "serve"]
+    await page.send({"kind": "shell", "command": "restartServer", "args": {}})
+    state = await page.receive()
+    assert state["args"]["running"] is False
+    assert "no-such-wavehost" in state["args"]["reason"]
 
 
 def test_a_missing_build_is_a_clear_error(tmp_path: Path) -> None:

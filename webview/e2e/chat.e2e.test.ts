@@ -67,8 +67,11 @@ describe("chat panel in browser mode", () => {
     await expect.poll(() => panel.getByTestId("running").count()).toBe(0);
     expect(await panel.getByTestId("queued").count()).toBe(0);
 
+    // Tool headers say what ran; one "Wave" header per turn (two turns), not per message.
+    expect(await panel.getByTestId("tool-title").allInnerTexts()).toEqual(["Bash · rm -rf build", "Write · PLAN.md", "Read · PLAN.md"]);
+    expect(await panel.locator(".msg.assistant .who").count()).toBe(2);
     const bash = panel.locator(".tool[data-tool=Bash]");
-    expect(await bash.getAttribute("data-status")).toBe("error");
+    expect(await bash.getAttribute("data-status")).toBe("blocked"); // a hook refused it: it never ran
     expect(await bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing rm -rf");
     expect(await panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
     expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toBe("# Plan\n");
@@ -96,6 +99,50 @@ describe("chat panel in browser mode", () => {
     expect(await marker.innerText()).toContain("清理被钩子拦下；PLAN.md 已写好。");
     expect(problems).toEqual([]);
   });
+
+  it("Esc stops a running turn; a draft survives switching views; New's prefill keeps the draft", async () => {
+    const ws = e2e.workspace();
+    ws.write(
+      ws.projectSettings,
+      hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("sleep 60", { statusMessage: "正在检查命令…" })] }] }),
+    );
+    const script = ws.write(join(ws.root, "turns.json"), { turns: [{ text: "先看看。", tool_calls: [{ name: "Bash", input: { command: "ls" } }] }, { text: "好。" }] });
+    const server = await e2e.web(ws, "zh-CN", [], { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+    for (const viewport of [{ width: 1200, height: 800 }, { width: 420, height: 800 }]) {
+      const page = await e2e.browser.newPage({ viewport });
+      const problems = collectProblems(page);
+      await page.goto(`${server.url}&view=chat`);
+      const panel = page.locator("wave-chat-panel");
+      const input = panel.locator("textarea");
+      await expect.poll(() => panel.locator("[data-action=send]").getAttribute("disabled")).toBeNull();
+      if (viewport.width === 1200) {
+        await input.fill("看一下目录");
+        await input.press("Enter");
+        await expect.poll(() => panel.getByTestId("running").innerText(), { timeout: 30_000 }).toContain("正在检查命令…");
+        const started = Date.now();
+        await page.keyboard.press("Escape");
+        await expect.poll(() => panel.getByTestId("running").count(), { timeout: 30_000 }).toBe(0);
+        expect(Date.now() - started).toBeLessThan(45_000); // stopped, not the hook's 60 s
+      }
+      // A draft survives a trip to the settings page and back.
+      await input.fill("我还没写完的问题");
+      await page.locator("[data-action=open-settings]").click();
+      await page.getByTestId("count-user").waitFor();
+      await page.locator("[data-action=back-to-chat]").click();
+      await expect.poll(() => page.locator("wave-chat-panel textarea").inputValue()).toBe("我还没写完的问题");
+      // New prefills the chat: the draft stays above the suggested text, and the panel says so.
+      await page.locator("[data-action=open-settings]").click();
+      await page.getByTestId("count-user").waitFor();
+      await page.locator("[data-action=new]").click();
+      const value = () => page.locator("wave-chat-panel textarea").inputValue();
+      await expect.poll(value).toMatch(/^我还没写完的问题\n\n\S/);
+      expect(await page.locator("wave-chat-panel").getByTestId("draft-kept").innerText()).toContain("你的草稿保留在上方");
+      await page.screenshot({ path: join(SCREENSHOTS, `chat-draft-kept-${viewport.width}.png`), fullPage: true });
+      await input.fill("");
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
 });
 
 const DEMO = join(REPO, "examples", "demo-project");
@@ -117,12 +164,15 @@ describe("the demo (scripts/demo)", () => {
     const problems = collectProblems(page);
 
     await page.goto(server.url);
-    await page.locator("vscode-tab-header[data-source=project]").click();
-    const rows = page.locator("vscode-tab-panel[data-source=project] li.hook");
+    await page.locator("[role=tab][data-source=project]").click();
+    const rows = page.locator("[role=tabpanel][data-source=project] li.hook");
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(4);
-    const texts = await rows.allInnerTexts();
-    expect(texts.map((t) => t.split(/\s/)[0])).toEqual(["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]);
-    expect(texts[1]).toContain("Refuses destructive shell commands");
+    // One row per event, each under its event's heading (the groups in the catalogue's order).
+    const events = await rows.evaluateAll((lis) => lis.map((li) => li.getAttribute("data-event")));
+    expect([...events].sort()).toEqual(["PostToolUse", "PreToolUse", "Stop", "UserPromptSubmit"]);
+    const headings = page.locator("[role=tabpanel][data-source=project] [data-testid=group]");
+    expect((await headings.allInnerTexts()).map((t) => t.split(":")[0])).toEqual(events);
+    expect(await rows.filter({ hasText: "Refuses destructive shell commands" }).getAttribute("data-event")).toBe("PreToolUse");
     await page.screenshot({ path: join(SCREENSHOTS, "demo-settings.png") });
 
     await page.goto(`${server.url}&view=chat`);
@@ -152,11 +202,11 @@ describe("the demo (scripts/demo)", () => {
     const server = await e2e.web(ws, "en");
     const page = await e2e.browser.newPage();
     await page.goto(`${server.url}&locale=zh-CN`);
-    const tab = page.locator("vscode-tab-header[data-source=project]");
+    const tab = page.locator("[role=tab][data-source=project]");
     await expect.poll(() => tab.innerText(), { timeout: 30_000 }).toContain("项目级钩子");
     // The New prompt the server prefills follows the page, not the shell's English.
     await tab.click();
-    await page.locator("vscode-tab-panel[data-source=project] [data-action=new]").click();
+    await page.locator("[data-action=new]").click(); // the toolbar's New is for the tab shown
     const input = page.locator("wave-chat-panel textarea");
     await expect.poll(() => input.inputValue(), { timeout: 30_000 }).toMatch(/^帮我在【.+】新建钩子/);
     await page.goto(server.address); // the cookie is kept; no ?locale= now: the shell's English

@@ -315,7 +315,9 @@ describe("JetBrains shell", () => {
     host.on("wave/hooks/prefill", () => ({ prompt: "帮我配一个用户级钩子：…", configPath: null }));
     await page.goto(`${ORIGIN}/index.html`);
     await expect.poll(() => page.getByTestId("count-user").innerText()).toBe("1");
-    expect(await page.locator("li.hook").innerText()).toContain("会话开始或恢复时");
+    // The event's summary heads its group; the row shows matcher and command.
+    expect(await page.getByTestId("group").innerText()).toContain("会话开始或恢复时");
+    expect(await page.locator("li.hook").innerText()).toContain("./hello.sh");
     await page.locator("[data-action=new]").first().click();
     await expect
       .poll(() => host.posted.filter((m) => m.kind === "shell").map((m) => m.command))

@@ -53,9 +53,9 @@ async function openSettings(locale = "zh-CN"): Promise<{ page: Page; frames: Fra
   return { page, frames, problems };
 }
 
-const tab = (page: Page, source: string) => page.locator(`vscode-tab-header[data-source=${source}]`);
-const panel = (page: Page, source: string) => page.locator(`vscode-tab-panel[data-source=${source}]`);
-const rows = (page: Page, source: string) => panel(page, source).locator("li.hook");
+const tab = (page: Page, source: string) => page.locator(`[role=tab][data-source=${source}]`);
+const panel = (page: Page, source: string) => page.locator(`[role=tabpanel][data-source=${source}]`);
+const rows = (page: Page, source: string) => panel(page, source).locator("li.hook:not(.broken)");
 
 describe("settings page: hooks tab", () => {
   it("shows the three source tabs with counts, rows, read-only plugin rows and problems with paths", async () => {
@@ -66,18 +66,20 @@ describe("settings page: hooks tab", () => {
     expect(await tab(page, "project").innerText()).toContain("项目级钩子");
     expect(await tab(page, "plugin").innerText()).toContain("插件钩子");
     expect(await page.getByTestId("count-user").innerText()).toBe("1");
-    expect(await page.getByTestId("count-project").innerText()).toBe("2");
+    expect(await page.getByTestId("count-project").innerText()).toBe("2 · ⚠ 1"); // 2 hooks, 1 broken entry
     expect(await page.getByTestId("count-plugin").innerText()).toBe("1");
 
     // User tab first: its row, with event summary, command, timeout and Edit/Delete.
     const userRow = rows(page, "user").first();
     await expect.poll(() => userRow.isVisible()).toBe(true);
     const userText = await userRow.innerText();
-    expect(userText).toContain("Stop");
-    expect(userText).toContain("智能体完成回复时");
+    const group = await panel(page, "user").getByTestId("group").innerText(); // rows are grouped by event
+    expect(group).toContain("Stop：1 个");
+    expect(group).toContain("智能体完成回复时");
     expect(userText).toContain("notify-send done");
     expect(userText).toContain("超时 5 秒");
-    expect(userText).toContain(ws.userSettings);
+    expect(userText).toContain("~/.wave/settings.json"); // the absolute path on hover
+    expect(await userRow.getByTestId("row-path").getAttribute("title")).toBe(ws.userSettings);
     expect(await userRow.locator("[data-action=edit]").count()).toBe(1);
 
     // Keyboard: arrow keys move between tabs.
@@ -86,13 +88,14 @@ describe("settings page: hooks tab", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => rows(page, "project").first().isVisible()).toBe(true);
     const projectTexts = await rows(page, "project").allInnerTexts();
-    expect(projectTexts[0]).toContain("PreToolUse");
+    expect(await rows(page, "project").first().getAttribute("data-event")).toBe("PreToolUse");
     expect(projectTexts[0]).toContain("匹配器: Bash");
     expect(projectTexts[0]).toContain("Refuses rm -rf");
     expect(projectTexts[1]).toContain("Write|Edit");
     expect(projectTexts[1]).toContain("异步");
-    const problemsBox = await panel(page, "project").getByTestId("problems").innerText();
-    expect(problemsBox).toContain(`${ws.projectSettings}#/hooks/PreToolUse/0/hooks/1`);
+    const broken = panel(page, "project").locator("li.hook.broken");
+    expect(await broken.getAttribute("data-broken")).toBe("/hooks/PreToolUse/0/hooks/1/command");
+    expect(await broken.innerText()).toContain("\"command\" 必须是非空字符串");
     await page.screenshot({ path: join(SCREENSHOTS, "settings-project-tab.png"), fullPage: true });
 
     await tab(page, "plugin").click();
@@ -100,7 +103,7 @@ describe("settings page: hooks tab", () => {
     await expect.poll(() => pluginRow.isVisible()).toBe(true);
     expect(await pluginRow.innerText()).toContain("插件：fmt");
     expect(await pluginRow.locator("[data-action=edit], [data-action=delete]").count()).toBe(0);
-    expect(await panel(page, "plugin").locator("[data-action=new]").count()).toBe(0);
+    expect(await page.locator("[data-action=new]").count()).toBe(0);
     expect(problems).toEqual([]);
   });
 
@@ -109,6 +112,8 @@ describe("settings page: hooks tab", () => {
     ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("true")] }] }));
     const { page, problems } = await openSettings("en-US");
     expect(await tab(page, "user").innerText()).toContain("User hooks");
+    expect(await tab(page, "project").getAttribute("aria-selected")).toBe("true"); // the first with hooks
+    await tab(page, "user").click();
     expect(await page.getByTestId("empty-user").innerText()).toContain("No user hooks yet");
     await tab(page, "plugin").click();
     await expect.poll(() => page.getByTestId("empty-plugin").isVisible()).toBe(true);
@@ -136,12 +141,14 @@ describe("settings page: hooks tab", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => dialog.isVisible()).toBe(false);
     expect(readFileSync(ws.projectSettings, "utf8")).toBe(before);
-    expect(await page.getByTestId("count-project").innerText()).toBe("2");
+    expect(await page.getByTestId("count-project").innerText()).toBe("2 · ⚠ 1");
 
     await row.locator("[data-action=delete]").click();
     await dialog.locator("[data-action=confirm]").click();
-    await expect.poll(() => page.getByTestId("status").innerText()).toContain("已删除钩子「PreToolUse (Bash)」");
-    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("1");
+    await expect
+      .poll(() => page.getByTestId("toast-title").innerText())
+      .toBe("已从 .wave/settings.json 删除钩子「PreToolUse (Bash)」。");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("1 · ⚠ 1");
     expect(await rows(page, "project").allInnerTexts()).toEqual([expect.stringContaining("./lint.sh")]);
     const after = JSON.parse(readFileSync(ws.projectSettings, "utf8"));
     expect(JSON.stringify(after)).not.toContain("./guard.sh");
@@ -163,9 +170,15 @@ describe("settings page: hooks tab", () => {
     await expect.poll(() => row.locator("[data-action=delete]").count(), { timeout: 15_000 }).toBe(0);
     await dialog.locator("[data-action=confirm]").click();
 
-    const error = page.getByTestId("error");
-    await expect.poll(() => error.isVisible()).toBe(true);
-    expect(await error.innerText()).toBe("删除钩子「Stop」失败：配置文件是只读的，无法修改");
+    // The result is where the user looks (a toast that takes focus), with the file and what to do.
+    const toast = page.getByTestId("toast");
+    await expect.poll(() => toast.isVisible()).toBe(true);
+    expect(await page.getByTestId("toast-title").innerText()).toBe(
+      "无法从 ~/.wave/settings.json 删除钩子「Stop」：配置文件是只读的，无法修改。",
+    );
+    expect(await page.getByTestId("toast-todo").innerText()).toContain("chmod u+w");
+    expect(await page.getByTestId("toast-details").innerText()).toContain(ws.userSettings); // the server's words
+    expect(await toast.evaluate((el) => el.matches(":focus"))).toBe(true);
     expect(await page.getByTestId("count-user").innerText()).toBe("1");
     expect(await rows(page, "user").first().innerText()).toContain("notify-send done");
     expect(readFileSync(ws.userSettings, "utf8")).toBe(before);
@@ -197,7 +210,7 @@ describe("settings page: hooks tab", () => {
 
     // The chat view leads back to the settings page.
     await page.locator("[data-action=open-settings]").click();
-    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2 · ⚠ 1");
     expect(problems).toEqual([]);
   });
 
@@ -205,7 +218,7 @@ describe("settings page: hooks tab", () => {
     ws = standardWorkspace();
     const { page, problems } = await openSettings();
     await tab(page, "project").click();
-    await panel(page, "project").locator("[data-action=new]").click();
+    await page.locator("[data-action=new]").click();
     const input = page.locator("wave-chat-panel textarea");
     await expect
       .poll(() => input.inputValue())
@@ -247,16 +260,30 @@ describe("settings page: hooks tab", () => {
     const { page, problems } = await openSettings();
     await tab(page, "project").click();
     expect(await page.getByTestId("count-project").innerText()).toBe("4");
-    const texts = await rows(page, "project").allInnerTexts();
-    expect(texts[0]).toContain("格式：Wave");
-    expect(texts[1]).toContain("preToolUse");
-    expect(texts[1]).toContain("格式：Copilot CLI");
-    expect(texts[1]).toContain("工具调用前"); // the catalogue's summary of the event it runs on
-    expect(texts[1]).toContain(copilot);
-    expect(texts[3]).toContain("onStop");
-    expect(texts[3]).toContain("格式：Snow CLI");
-    expect(texts[3]).toContain("提示（询问用户）");
-    expect(texts[3]).toContain(snow);
+    const row = (text: string) => rows(page, "project").filter({ hasText: text });
+    const group = (event: string) => panel(page, "project").locator(`[data-testid=group][data-event=${event}]`);
+    // Every dialect is listed, each row with its badge and its file relative to the project.
+    expect(await rows(page, "project").locator("[data-testid=dialect]").allInnerTexts()).toEqual(
+      expect.arrayContaining(["格式：Wave", "格式：Copilot CLI", "格式：Snow CLI"]),
+    );
+    expect(await row("./wave-stop.sh").getByTestId("dialect").innerText()).toBe("格式：Wave");
+    expect(await row("./wave-stop.sh").getByTestId("row-path").innerText()).toBe(".wave/settings.json");
+    for (const command of ["./guard.sh", "./audit.sh"]) {
+      expect(await row(command).getByTestId("dialect").innerText()).toBe("格式：Copilot CLI");
+      expect(await row(command).getByTestId("row-path").innerText()).toBe(".github/hooks/team.json");
+      expect(await row(command).getByTestId("row-path").getAttribute("title")).toBe(copilot); // the absolute path on hover
+      expect(await row(command).getAttribute("data-event")).toBe("preToolUse");
+    }
+    // Copilot's event heads its group, with the catalogue's summary of the event it runs on.
+    expect(await group("preToolUse").innerText()).toContain("preToolUse：2 个");
+    expect(await group("preToolUse").innerText()).toContain("工具调用前");
+    const snowRow = row("下一步？");
+    expect(await snowRow.getByTestId("dialect").innerText()).toBe("格式：Snow CLI");
+    expect(await snowRow.innerText()).toContain("提示（询问用户）");
+    expect(await snowRow.getByTestId("row-path").innerText()).toBe(".snow/hooks/onStop.json");
+    expect(await snowRow.getByTestId("row-path").getAttribute("title")).toBe(snow);
+    expect(await group("onStop").innerText()).toContain("onStop：1 个");
+    expect(await group("onStop").innerText()).toContain("智能体完成回复时");
     await page.screenshot({ path: join(SCREENSHOTS, "settings-dialects.png"), fullPage: true });
 
     const dialog = page.getByTestId("delete-dialog");
@@ -277,8 +304,15 @@ describe("settings page: hooks tab", () => {
     ws = standardWorkspace();
     const { page } = await openSettings();
     await server!.stop();
-    const banner = page.locator("wave-app [role=alert]").first();
-    await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain("与 wavehost 的连接已断开");
+    const banner = page.getByTestId("gone");
+    await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain("wavehost 已停止运行，此页面暂时无法修改任何内容。");
+    expect(await banner.innerText()).toContain("重新启动 wavehost");
+    // Nothing that needs the server can be clicked any more.
+    for (const action of ["delete", "edit", "test", "new"]) {
+      const button = page.locator(`[data-action=${action}]`).first();
+      expect(await button.evaluate((b) => b.hasAttribute("disabled")), action).toBe(true);
+    }
+    expect(await page.locator("[data-action=reload]").isVisible()).toBe(true);
   });
 
   it("is refused without the token, in a fresh browser profile", async () => {

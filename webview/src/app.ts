@@ -4,6 +4,7 @@ import "./settings/hooks-page";
 
 import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
+import { keyed } from "lit/directives/keyed.js";
 
 import type { WaveChatPanel } from "./chat/chat-panel";
 import { type Lang, applyLocale, lang, t } from "./i18n";
@@ -52,17 +53,43 @@ export class WaveApp extends LitElement {
         flex: 1;
         max-width: 50%;
       }
+      /* Narrow panels (IDE side bars, tool windows): the file goes above the view, full width. */
+      @media (max-width: 700px) {
+        .main {
+          flex-direction: column-reverse;
+        }
+        wave-file-viewer {
+          max-width: none;
+          flex: 0 0 auto;
+          max-height: 45vh;
+        }
+      }
+      .gone {
+        margin: 8px 16px 0;
+      }
+      .gone .buttons {
+        display: flex;
+        gap: 8px;
+        margin-top: 6px;
+      }
     `,
   ];
 
   @property({ attribute: false }) rpc!: RpcClient;
   @property() view: View = "settings";
-  @state() private file: { path: string; content: string } | null = null;
+  @state() private file: { path: string; content: string; line: number | null } | null = null;
   @state() private closedReason: string | null = null;
+  /** The shell said wavehost serve stopped (`serverState`): it can start it again on request. */
+  @state() private restartable = false;
+  @state() private restarting = false;
+  /** Bumped when the server runs again: the views start afresh (new list, new chat session). */
+  @state() private generation = 0;
   /** The language rendered in; the views get it too, so that `setLocale` re-renders them. */
   @state() private language: Lang = lang();
   @query("wave-chat-panel") private chat!: WaveChatPanel | null;
   private pendingPrefill: string | null = null;
+  /** The hook a chat notice asked to see: given to the settings page when it shows. */
+  @state() private revealHook: string | null = null;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -71,12 +98,52 @@ export class WaveApp extends LitElement {
     });
     this.rpc.onShell(SHELL_COMMANDS.PREFILL, (args) => this.prefill(String(args.text ?? "")));
     this.rpc.onShell(SHELL_COMMANDS.SHOW_FILE, (args) => {
-      this.file = { path: String(args.path ?? ""), content: String(args.content ?? "") };
+      this.file = { path: String(args.path ?? ""), content: String(args.content ?? ""), line: args.line ?? null };
     });
     this.rpc.onShell(SHELL_COMMANDS.SET_LOCALE, (args) => {
       if (typeof args.locale === "string") this.language = applyLocale(args.locale);
     });
-    this.rpc.onClose((reason) => (this.closedReason = reason));
+    this.rpc.onShell(SHELL_COMMANDS.SERVER_STATE, (args) => {
+      this.restarting = false;
+      if (args.running) {
+        if (this.closedReason !== null) this.generation++;
+        this.closedReason = null;
+      } else {
+        this.restartable = true;
+        this.closedReason = args.reason ?? "";
+      }
+    });
+    this.rpc.onClose((reason) => {
+      this.restartable = false; // the shell itself is gone: only a reload can help
+      this.closedReason = reason;
+    });
+  }
+
+  /** A chat notice's "Show in settings": the settings view (browser mode: this page) at that row. */
+  private showHook(event: Event): void {
+    this.revealHook = (event as CustomEvent<{ hookId: string }>).detail.hookId;
+    this.rpc.shell(SHELL_COMMANDS.OPEN_SETTINGS, {});
+  }
+
+  private restart(): void {
+    this.restarting = true;
+    this.rpc.shell(SHELL_COMMANDS.RESTART_SERVER, {});
+  }
+
+  private renderGone(reason: string) {
+    return html`<div class="alert gone" role="alert" data-testid="gone">
+      <strong>${t("connection.gone")}</strong>
+      <div>${t("connection.why", { reason: plainGone(reason) })}</div>
+      <div>${t(this.restartable ? "connection.restartOffer" : "connection.restartHint")}</div>
+      <div class="buttons">
+        ${this.restartable
+          ? html`<vscode-button data-action="restart" ?disabled=${this.restarting} @click=${() => this.restart()}
+              >${t(this.restarting ? "connection.restarting" : "connection.restart")}</vscode-button
+            >`
+          : nothing}
+        <vscode-button ?secondary=${this.restartable} data-action="reload" @click=${() => location.reload()}>${t("connection.reload")}</vscode-button>
+      </div>
+    </div>`;
   }
 
   private prefill(text: string): void {
@@ -99,33 +166,53 @@ export class WaveApp extends LitElement {
 
   override render() {
     return html`
-      ${this.closedReason !== null
-        ? html`<p class="alert" role="alert">${t("connection.closed", { reason: this.closedReason })}</p>`
-        : nothing}
+      ${this.closedReason !== null ? this.renderGone(this.closedReason) : nothing}
       ${this.view === "chat"
-        ? html`<nav>
+        ? html`<nav aria-label=${t("settings.open")}>
             <vscode-button secondary data-action="open-settings" @click=${() => this.rpc.shell(SHELL_COMMANDS.OPEN_SETTINGS, {})}
               >${t("settings.open")}</vscode-button
             >
           </nav>`
-        : nothing}
-      <div class="main">
+        : this.rpc.transportName === "websocket"
+          ? html`<nav aria-label=${t("settings.backToChat")}>
+              <vscode-button secondary data-action="back-to-chat" @click=${() => this.rpc.shell(SHELL_COMMANDS.OPEN_CHAT, {})}
+                >${t("settings.backToChat")}</vscode-button
+              >
+            </nav>`
+          : nothing}
+      <main class="main">
         <div class="view">
-          ${this.view === "settings"
-            ? html`<wave-hooks-page .rpc=${this.rpc} .language=${this.language}></wave-hooks-page>`
-            : html`<wave-chat-panel .rpc=${this.rpc} .language=${this.language}></wave-chat-panel>`}
+          ${keyed(
+            this.generation,
+            this.view === "settings"
+              ? html`<wave-hooks-page
+                  .rpc=${this.rpc}
+                  .language=${this.language}
+                  .reveal=${this.revealHook}
+                  ?connected=${this.closedReason === null}
+                  @revealed=${() => (this.revealHook = null)}
+                ></wave-hooks-page>`
+              : html`<wave-chat-panel .rpc=${this.rpc} .language=${this.language} @show-hook=${(e: Event) => this.showHook(e)}></wave-chat-panel>`,
+          )}
         </div>
         ${this.file
           ? html`<wave-file-viewer
               .language=${this.language}
               .path=${this.file.path}
               .content=${this.file.content}
+              .line=${this.file.line}
               @close=${() => (this.file = null)}
             ></wave-file-viewer>`
           : nothing}
-      </div>
+      </main>
     `;
   }
+}
+
+/** "wavehost serve exited with code -15" in words a person reads (the detail stays, small). */
+export function plainGone(reason: string): string {
+  const exited = /exited with code (-?\d+)/.exec(reason);
+  return exited ? t("connection.exited", { detail: reason }) : reason;
 }
 
 declare global {

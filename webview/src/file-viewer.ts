@@ -28,6 +28,12 @@ export class WaveFileViewer extends LitElement {
       }
       header .path {
         flex: 1;
+        min-width: 0;
+        overflow-wrap: anywhere;
+      }
+      .marked {
+        background: var(--vscode-inputValidation-errorBackground, #5a1d1d);
+        outline: 1px solid var(--vscode-inputValidation-errorBorder, #be1100);
       }
       pre {
         margin: 0;
@@ -42,6 +48,14 @@ export class WaveFileViewer extends LitElement {
   @property({ attribute: false }) language: Lang = lang();
   @property() path = "";
   @property() content = "";
+  /** The 1-based line to show and mark (a parse error's), if any. */
+  @property({ attribute: false }) line: number | null = null;
+
+  protected override updated(): void {
+    if (this.line !== null) {
+      this.renderRoot.querySelector(".marked")?.scrollIntoView({ block: "center" });
+    }
+  }
 
   override render() {
     return html`
@@ -52,7 +66,11 @@ export class WaveFileViewer extends LitElement {
           >${t("viewer.close")}</vscode-button
         >
       </header>
-      <pre tabindex="0" aria-readonly="true" aria-label=${this.path} data-testid="viewer-content">${this.content}</pre>
+      <pre tabindex="0" aria-readonly="true" aria-label=${this.path} data-testid="viewer-content">${this.line === null
+        ? this.content
+        : this.content.split("\n").map(
+            (text, i) => html`<span class=${i + 1 === this.line ? "marked" : ""} data-line=${i + 1}>${text}\n</span>`,
+          )}</pre>
     `;
   }
 }

@@ -24,10 +24,14 @@ export const base = css`
   .alert {
     border: 1px solid var(--vscode-inputValidation-errorBorder, #be1100);
     background: var(--vscode-inputValidation-errorBackground, #5a1d1d);
-    color: var(--vscode-errorForeground, var(--vscode-foreground, #f48771));
+    color: var(--vscode-foreground, #cccccc); /* errorForeground on this background fails contrast */
     padding: 6px 10px;
     border-radius: 2px;
     margin: 8px 0;
+  }
+  .alert .muted,
+  .warning .muted {
+    color: inherit;
   }
   .status {
     border: 1px solid var(--vscode-inputValidation-infoBorder, #007acc);

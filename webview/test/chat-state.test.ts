@@ -36,7 +36,7 @@ function openResult(messages: (UserMessage | AssistantMessage)[], status: "idle"
 }
 
 function question(toolUseId: string) {
-  return { sessionId: "s", toolUseId, toolName: "Write", toolInput: {}, mode: "default" as const, reason: null };
+  return { sessionId: "s", toolUseId, toolName: "Write", toolInput: {}, mode: "default" as const, reason: null, askedBy: null };
 }
 
 function update(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
@@ -48,8 +48,8 @@ describe("chat state", () => {
   const start = opened(openResult([user("u1", "hi")]));
 
   it("keeps the server's messages as they are: every field, discriminators set", () => {
-    const tool = { type: "tool", id: "x", name: "Bash", input: {}, status: "pending", result: null, error: null } as const;
-    const notice = { type: "notice", level: "info", text: "n", event: null, command: null, exitCode: null } as const;
+    const tool = { type: "tool", id: "x", name: "Bash", input: {}, status: "pending", result: null, error: null, blockedBy: null } as const;
+    const notice = { type: "notice", level: "info", text: "n", event: null, command: null, exitCode: null, label: null, hook: null } as const;
     const reply: AssistantMessage = { role: "assistant", id: "a1", blocks: [{ type: "text", text: "t" }, tool, notice] };
     const s = opened(openResult([user("u1", "hi"), reply]));
     expect(s.messages).toEqual([user("u1", "hi"), reply]);

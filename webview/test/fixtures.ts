@@ -3,6 +3,7 @@ import type { HookEntry, HooksListResult } from "../src/protocol/generated";
 export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "source">): HookEntry {
   return {
     path: `/home/u/.wave/settings.json`,
+    pointer: "/hooks/PreToolUse/0/hooks/0",
     readOnly: false,
     event: "PreToolUse",
     matcher: "Bash",
@@ -24,7 +25,7 @@ export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "sou
 
 export function listing(): HooksListResult {
   return {
-    project: { dir: "/work/demo", name: "demo" },
+    project: { dir: "/work/demo", name: "demo", home: "/home/u" },
     configFiles: [
       { source: "user", path: "/home/u/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null, dialect: "wave" },
       { source: "project", path: "/work/demo/.wave/settings.json", exists: true, readOnly: false, error: null, plugin: null, untrusted: null, ignoredSettings: null, dialect: "wave" },
@@ -55,9 +56,33 @@ export function listing(): HooksListResult {
       }),
     ],
     trusted: true,
+    hooksDisabledBy: null,
     diagnostics: [
-      { path: "/work/demo/.wave/settings.json", pointer: "/hooks/Stop/0/hooks/0", message: "command must be a string" },
-      { path: "/elsewhere/settings.json", pointer: null, message: "unreadable" },
+      {
+        path: "/work/demo/.wave/settings.local.json",
+        pointer: null,
+        message: "invalid JSON at line 3, column 5: a comma before the closing bracket (remove it)",
+        code: "trailingComma",
+        args: { line: "3", column: "5", detail: "Expecting property name enclosed in double quotes" },
+        entry: null,
+      },
+      {
+        path: "/work/demo/.wave/settings.json",
+        pointer: "/hooks/Stop/0/hooks/0",
+        message: '"command" must be a non-empty string',
+        code: "commandEmpty",
+        args: { field: "command" },
+        entry: { event: "Stop", matcher: null, command: null },
+      },
+      {
+        path: "/home/u/.wave/settings.json",
+        pointer: "/enabledPlugins/lint",
+        message: 'enabled plugin "lint" is not installed',
+        code: "pluginNotInstalled",
+        args: { name: "lint", folder: "/home/u/.wave/plugins/lint" },
+        entry: null,
+      },
+      { path: "/elsewhere/settings.json", pointer: null, message: "unreadable", code: "other", args: {}, entry: null },
     ],
   };
 }

@@ -1,7 +1,22 @@
 import { describe, expect, it } from "vitest";
 
 import { STRINGS } from "../src/i18n";
-import { bySource, canChange, eventSummary, hookName, orphanProblems, plainReason } from "../src/settings/model";
+import { displayPath } from "../src/paths";
+import { DIAGNOSTIC_CODES } from "../src/protocol/generated";
+import {
+  bySource,
+  canChange,
+  diagnosticLine,
+  diagnosticText,
+  eventSummary,
+  groupRows,
+  hookName,
+  initialTab,
+  orphanProblems,
+  plainReason,
+  rowNames,
+  tabBadge,
+} from "../src/settings/model";
 import { RemoteError, RequestTimeoutError } from "../src/transport/rpc";
 import { hook, listing } from "./fixtures";
 
@@ -14,14 +29,141 @@ describe("bySource", () => {
     expect([views.user.editable, views.project.editable, views.plugin.editable]).toEqual([true, true, false]);
   });
 
-  it("shows each source's file errors and invalid entries with their paths", () => {
+  it("sets apart unreadable files, skipped entries (shown in place) and other problems", () => {
     const views = bySource(listing());
-    expect(views.project.problems).toEqual([
-      { path: "/work/demo/.wave/settings.local.json", pointer: null, message: "Expecting ',' delimiter: line 3 column 5" },
-      { path: "/work/demo/.wave/settings.json", pointer: "/hooks/Stop/0/hooks/0", message: "command must be a string" },
+    expect(views.project.brokenFiles.map((b) => [b.file.path, b.diagnostic?.code])).toEqual([
+      ["/work/demo/.wave/settings.local.json", "trailingComma"],
     ]);
-    expect(views.user.problems).toEqual([]);
-    expect(orphanProblems(listing())).toEqual([{ path: "/elsewhere/settings.json", pointer: null, message: "unreadable" }]);
+    expect(views.project.broken.map((d) => d.pointer)).toEqual(["/hooks/Stop/0/hooks/0"]);
+    expect(views.project.problems).toEqual([]);
+    expect(views.user.problems.map((d) => d.code)).toEqual(["pluginNotInstalled"]);
+    expect(orphanProblems(listing()).map((d) => d.path)).toEqual(["/elsewhere/settings.json"]);
+  });
+
+  it("gives a tab the problem in its badge instead of a count of 0", () => {
+    const views = bySource(listing());
+    expect(tabBadge(views.project)).toMatchObject({ text: "unreadable", problem: true });
+    expect(tabBadge(views.user)).toMatchObject({ text: "1 · ⚠ 1", problem: true });
+    expect(tabBadge(views.plugin)).toMatchObject({ text: "1", problem: false });
+  });
+
+  it("opens the remembered tab, else the first one with something in it", () => {
+    const views = bySource({ ...listing(), hooks: listing().hooks.filter((h) => h.source === "plugin"), diagnostics: [], configFiles: [] });
+    expect(initialTab(views, null)).toBe("plugin");
+    expect(initialTab(views, "project")).toBe("project");
+    expect(initialTab(views, "bogus")).toBe("plugin");
+  });
+});
+
+describe("grouping and filtering", () => {
+  it("groups rows by event in catalogue order, broken entries among them", () => {
+    const groups = groupRows(bySource(listing()).project, { query: "", event: "" });
+    expect(groups.map((g) => [g.event, g.rows.map((r) => (r.kind === "hook" ? r.hook.id : "broken"))])).toEqual([
+      ["PreToolUse", ["p1"]],
+      ["PostToolUse", ["p2"]],
+      ["Stop", ["broken"]],
+    ]);
+  });
+
+  it("shows a broken entry where it is in its file, between the hooks around it", () => {
+    const file = "/work/demo/.wave/settings.json";
+    const local = "/work/demo/.wave/settings.local.json";
+    const base = listing();
+    const list = {
+      ...base,
+      hooks: [
+        hook({ id: "b", source: "project", path: file, pointer: "/hooks/PreToolUse/2/hooks/0" }),
+        hook({ id: "a", source: "project", path: file, pointer: "/hooks/PreToolUse/0/hooks/1" }),
+        hook({ id: "c", source: "project", path: file, pointer: "/hooks/PreToolUse/10/hooks/0" }),
+        hook({ id: "l", source: "project", path: local, pointer: "/hooks/PreToolUse/0/hooks/0" }),
+      ],
+      diagnostics: [
+        {
+          path: file,
+          pointer: "/hooks/PreToolUse/1/matcher",
+          message: "invalid regular expression",
+          code: "invalidMatcher" as const,
+          args: { matcher: "(", error: "missing )" },
+          entry: { event: "PreToolUse", matcher: "(", command: "./x.sh" },
+        },
+      ],
+    };
+    const groups = groupRows(bySource(list).project, { query: "", event: "" });
+    expect(groups.map((g) => g.rows.map((r) => (r.kind === "hook" ? r.hook.id : "broken")))).toEqual([["a", "broken", "b", "c", "l"]]);
+  });
+
+  it("groups other dialects' events under their own names, placed and summarised by the catalogue event they run on", () => {
+    const base = listing();
+    const list = {
+      ...base,
+      diagnostics: [],
+      hooks: [
+        hook({ id: "s", source: "project", event: "onStop", catalogueEvent: "Stop", dialect: "snow" }),
+        hook({ id: "w", source: "project", event: "Stop" }),
+        hook({ id: "c", source: "project", event: "preToolUse", catalogueEvent: "PreToolUse", dialect: "copilot" }),
+      ],
+    };
+    const groups = groupRows(bySource(list).project, { query: "", event: "" });
+    expect(groups.map((g) => [g.event, g.catalogueEvent])).toEqual([
+      ["preToolUse", "PreToolUse"],
+      ["onStop", "Stop"],
+      ["Stop", "Stop"],
+    ]);
+    expect(eventSummary(groups[0]!.catalogueEvent, "en")).toBe(eventSummary("PreToolUse", "en"));
+    expect(eventSummary("PreToolUse", "en")).not.toBe("");
+  });
+
+  it("filters on event, matcher and command text, every word", () => {
+    const view = bySource(listing()).project;
+    const ids = (query: string, event = "") =>
+      groupRows(view, { query, event }).flatMap((g) => g.rows.map((r) => (r.kind === "hook" ? r.hook.id : "broken")));
+    expect(ids("write")).toEqual(["p2"]);
+    expect(ids("echo bash")).toEqual(["p1"]);
+    expect(ids("", "PostToolUse")).toEqual(["p2"]);
+    expect(ids("nothing-like-this")).toEqual([]);
+  });
+
+  it("names every row uniquely for screen readers, even identical twins", () => {
+    const twins = [
+      hook({ id: "a", source: "project", command: "./guard.sh" }),
+      hook({ id: "b", source: "project", command: "./guard.sh", path: "/work/demo/.wave/settings.local.json" }),
+      hook({ id: "c", source: "project", command: "./guard.sh", path: "/work/demo/.wave/settings.local.json" }),
+      hook({ id: "d", source: "project", command: "./other.sh" }),
+    ];
+    const names = rowNames(twins, (p) => displayPath(p, "/work/demo", "/home/u"));
+    expect(new Set(names.values()).size).toBe(4);
+    expect(names.get("a")).toBe("PreToolUse (Bash) · ./guard.sh · ~/.wave/settings.json");
+    expect(names.get("c")).toBe("PreToolUse (Bash) · ./guard.sh · .wave/settings.local.json (2)");
+    expect(names.get("d")).toBe("PreToolUse (Bash) · ./other.sh");
+  });
+});
+
+describe("diagnostics in the UI language", () => {
+  it("word every code the server sends, in both languages", () => {
+    for (const code of DIAGNOSTIC_CODES) {
+      for (const lang of ["zh", "en"] as const) {
+        expect(STRINGS[lang][`diag.${code}` as keyof typeof STRINGS.zh], `${lang} ${code}`).toBeTruthy();
+      }
+    }
+  });
+
+  it("fill in the code's arguments and fall back to the server's words", () => {
+    const [parse, , plugin, other] = listing().diagnostics;
+    expect(diagnosticText(parse!, "zh")).toBe("第 3 行第 5 列：右括号前多了一个逗号，删掉它");
+    expect(diagnosticText(plugin!, "en")).toBe(
+      "The enabled plugin “lint” is not installed (no folder /home/u/.wave/plugins/lint): install it or remove it from enabledPlugins",
+    );
+    expect(diagnosticText(other!, "zh")).toBe("unreadable");
+    expect(diagnosticLine(parse!)).toBe(3);
+  });
+});
+
+describe("paths", () => {
+  it("are shown relative to the project or ~, never cut mid-name", () => {
+    expect(displayPath("/work/demo/.wave/settings.json", "/work/demo", "/home/u")).toBe(".wave/settings.json");
+    expect(displayPath("/home/u/.wave/settings.json", "/work/demo", "/home/u")).toBe("~/.wave/settings.json");
+    expect(displayPath("/work/demo-other/x", "/work/demo", "/home/u")).toBe("/work/demo-other/x");
+    expect(displayPath("/etc/x", null, null)).toBe("/etc/x");
   });
 });
 

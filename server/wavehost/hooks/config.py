@@ -12,11 +12,12 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from wavehost.hooks.catalogue import Event
+from wavehost.hooks.jsonerror import locate
 from wavehost.hooks.safe_read import JsonRead, read_json
 
 if TYPE_CHECKING:
@@ -30,11 +31,53 @@ HandlerKind = Literal["command", "prompt", "context"]
 PROGRAMMATIC_PATH = "<programmatic>"
 
 
+# What a diagnostic is about, as a code the settings page words in its own language (`message`
+# is the English text for logs and the CLI); `args` fill the code's text.
+DiagnosticCode = Literal[
+    "other",  # no code: the page shows `message`
+    "cannotRead",
+    "invalidJson",
+    "trailingComma",
+    "missingComma",
+    "notAnObject",
+    "hooksNotObject",
+    "unknownEvent",
+    "groupsNotList",
+    "groupNotObject",
+    "matcherNotString",
+    "invalidMatcher",
+    "handlersEmpty",
+    "handlerNotObject",
+    "unsupportedType",
+    "typeNotCommand",
+    "commandEmpty",
+    "invalidTimeout",
+    "notBoolean",
+    "notString",
+    "unsupportedField",
+    "switchNotBoolean",
+    "pluginsNotObject",
+    "pluginNotInstalled",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRef:
+    """The hook entry a diagnostic is about, as written (so the page can show it in place)."""
+
+    event: str
+    matcher: str | None = None
+    command: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     path: str
     pointer: str | None
     message: str
+    code: DiagnosticCode = "other"
+    args: Mapping[str, str] = field(default_factory=dict)
+    entry: EntryRef | None = None  # set when one hook entry (or group) was skipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +145,7 @@ class HookConfig:
     files: tuple[ConfigFile, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     hooks_disabled: bool = False  # disableAllHooks: file-based hooks do not run
+    disabled_by: Path | None = None  # the file whose disableAllHooks: true is in force
     directories: frozenset[Path] = frozenset()  # folders whose entries are config files
 
     def runnable(self) -> tuple[HookHandler, ...]:
@@ -150,8 +194,24 @@ class Loaded:
 def read_problems(read: JsonRead, error: str | None) -> list[Diagnostic]:
     """A file's own problems: why it cannot be used, else its warnings (duplicate keys)."""
     if error is not None:
-        return [Diagnostic(str(read.path), None, error)]
+        return [_file_problem(read, error)]
     return [Diagnostic(str(read.path), at or None, message) for at, message in read.warnings]
+
+
+def _file_problem(read: JsonRead, error: str) -> Diagnostic:
+    """Why a file cannot be used, with a code; a syntax error at the line that needs the fix."""
+    path = str(read.path)
+    problem = read.problem
+    if problem is not None and problem.kind == "syntax" and read.text is not None:
+        try:
+            json.loads(read.text)
+        except json.JSONDecodeError as err:
+            found = locate(read.text, err)
+            args = {"line": str(found.line), "column": str(found.column), "detail": found.detail}
+            return Diagnostic(path, None, found.message, found.code, args)
+    if problem is None:  # readable JSON of the wrong shape
+        return Diagnostic(path, None, error, "notAnObject")
+    return Diagnostic(path, None, error, "cannotRead", {"reason": error})
 
 
 def read_config(

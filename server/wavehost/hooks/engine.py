@@ -8,6 +8,7 @@ Snow's one after another); the dialects themselves run side by side, and their o
 the documented order: Wave, Copilot, Snow.
 """
 
+import functools
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import DialectName, HookConfig, HookHandler
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.dialects.base import Dialect
+from wavehost.hooks.observe import RunObserver
 from wavehost.hooks.outcome import Outcome, merge, subject_of, system_reminder
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, run_hook
@@ -111,6 +113,11 @@ def _condition_holds(handler: HookHandler, payload: HookInput | None) -> bool:
     return payload is not None and handler.condition(payload)
 
 
+def dedupe_key(handler: HookHandler) -> tuple[str, str | None]:
+    """What makes two hooks of one event "the same": they run once (the first in order)."""
+    return (handler.command, str(handler.plugin_root) if handler.plugin_root else None)
+
+
 def _dedupe(handlers: Iterable[HookHandler]) -> tuple[HookHandler, ...]:
     """The same Wave command for the same event from several sources runs once (first wins).
     Other dialects run what their files say, duplicates included."""
@@ -120,7 +127,7 @@ def _dedupe(handlers: Iterable[HookHandler]) -> tuple[HookHandler, ...]:
         if handler.dialect != "wave":
             kept.append(handler)
             continue
-        key = (handler.command, str(handler.plugin_root) if handler.plugin_root else None)
+        key = dedupe_key(handler)
         if key not in seen:
             seen.add(key)
             kept.append(handler)
@@ -157,9 +164,15 @@ class BackgroundHooks(OwnedTaskGroup):
         self._none_left: anyio.Event | None = None  # while some are pending
 
     def start(
-        self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
+        self,
+        handler: HookHandler,
+        stdin: bytes,
+        context: HookContext,
+        session_id: str,
+        report: Callable[[HookRun], object] | None = None,
     ) -> None:
-        self.start_soon(self._run, handler, stdin, context, session_id)
+        """Run `handler` in the background; `report` gets its result unless it is cancelled."""
+        self.start_soon(self._run, handler, stdin, context, session_id, report)
         self._pending += 1  # counted now: `settled()` right after this must wait for it
 
     async def settled(self) -> None:
@@ -174,10 +187,15 @@ class BackgroundHooks(OwnedTaskGroup):
             scope.cancel()
 
     async def _run(
-        self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
+        self,
+        handler: HookHandler,
+        stdin: bytes,
+        context: HookContext,
+        session_id: str,
+        report: Callable[[HookRun], object] | None,
     ) -> None:
         try:
-            await self._run_one(handler, stdin, context, session_id)
+            await self._run_one(handler, stdin, context, session_id, report)
         finally:
             self._pending -= 1
             if not self._pending and self._none_left is not None:
@@ -185,7 +203,12 @@ class BackgroundHooks(OwnedTaskGroup):
                 self._none_left = None
 
     async def _run_one(
-        self, handler: HookHandler, stdin: bytes, context: HookContext, session_id: str
+        self,
+        handler: HookHandler,
+        stdin: bytes,
+        context: HookContext,
+        session_id: str,
+        report: Callable[[HookRun], object] | None,
     ) -> None:
         with anyio.CancelScope() as scope:
             self._scopes.add(scope)
@@ -196,6 +219,8 @@ class BackgroundHooks(OwnedTaskGroup):
         if scope.cancel_called:
             log.info("background hook cancelled: %s", handler.command)
             return
+        if report is not None:
+            report(run)
         log.info(
             "background %s hook %r exited %s%s\nstdout: %s\nstderr: %s",
             handler.event.name,
@@ -216,8 +241,9 @@ class BackgroundHooks(OwnedTaskGroup):
 class HookEngine:
     """Matches events against one loaded configuration and runs the hooks that match."""
 
-    def __init__(self, config: HookConfig) -> None:
+    def __init__(self, config: HookConfig, observer: RunObserver | None = None) -> None:
         self.config = config
+        self.observer = observer  # told of every event and every run (the run log)
         self._index = {event: _EventIndex(event.spec.matcher_field is not None) for event in Event}
         for order, handler in enumerate(config.runnable()):
             self._index[handler.event].add(order, handler)
@@ -237,11 +263,23 @@ class HookEngine:
     ) -> tuple[HookHandler, ...]:
         return self._index[event].lookup(subject, payload)
 
+    def selected(self, event: Event, subject: str | None) -> tuple[HookHandler, ...]:
+        """What the matchers and deduplication choose for `subject`, before any condition on the
+        payload (PostToolUse "only after a tool that ran", …): the question the explainer asks of
+        a past event, "does my matcher take this tool?"."""
+        index = self._index[event]
+        found, _ = index._compute(subject if index.uses_matcher else None)
+        return _dedupe(handler for _, handler in found)
+
     async def dispatch(
         self, payload: HookInput, context: HookContext, background: BackgroundHooks
     ) -> Outcome:
         """Run every hook matching this event, each dialect its way, and interpret them."""
         event = event_of(payload)
+        observer = self.observer
+        if observer is not None:
+            observer.event(payload)
+        report = functools.partial(observer.ran, payload) if observer is not None else None
         handlers = self._index[event].lookup(subject_of(payload), payload)
         if not handlers:
             return _EMPTY[event]
@@ -250,11 +288,13 @@ class HookEngine:
             groups.setdefault(handler.dialect, []).append(handler)
         if len(groups) == 1:
             ((name, group),) = groups.items()
-            return await _run_dialect(DIALECTS[name], group, payload, context, background)
+            return await _run_dialect(DIALECTS[name], group, payload, context, background, report)
         outcomes: dict[DialectName, Outcome] = {}
 
         async def one(name: DialectName, group: list[HookHandler]) -> None:
-            outcomes[name] = await _run_dialect(DIALECTS[name], group, payload, context, background)
+            outcomes[name] = await _run_dialect(
+                DIALECTS[name], group, payload, context, background, report
+            )
 
         async with anyio.create_task_group() as tasks:
             for name, group in groups.items():
@@ -268,18 +308,22 @@ async def _run_dialect(
     payload: HookInput,
     context: HookContext,
     background: BackgroundHooks,
+    report: Callable[[HookRun], object] | None = None,
 ) -> Outcome:
     if dialect.concurrent:
         stdin = dialect.stdin(handlers[0], payload)
         foreground: list[HookHandler] = []
         for handler in handlers:
             if handler.in_background:
-                background.start(handler, stdin, context, payload.session_id)
+                background.start(handler, stdin, context, payload.session_id, report)
             else:
                 foreground.append(handler)
         runs = await run_all(foreground, stdin, context, dialect, payload)
     else:
         runs = await run_chain(handlers, payload, context, dialect)
+    if report is not None:  # the run log: every run, foreground and chained
+        for run in runs:
+            report(run)
     outcome = dialect.interpret(payload, runs)
     dialect.after(payload, outcome, context)
     return outcome

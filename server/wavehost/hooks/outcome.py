@@ -20,6 +20,7 @@ from wavehost.hooks.payloads import HookInput
 from wavehost.wire import WireModel
 
 if TYPE_CHECKING:
+    from wavehost.hooks.config import HookHandler
     from wavehost.hooks.runner import HookRun
 
 PermissionDecision = Literal["allow", "deny", "ask"]
@@ -48,6 +49,29 @@ def system_reminder(text: str) -> str:
     return f"<system-reminder>\n{safe}\n</system-reminder>"
 
 
+class HookRef(WireModel):
+    """Which configured hook a notice, a blocked tool or a question came from: what the user
+    needs to find it (the settings page's row has the same `id`)."""
+
+    id: str
+    event: str
+    matcher: str | None
+    source: str  # user / project / plugin / programmatic
+    plugin: str | None
+    command: str
+
+    @classmethod
+    def of(cls, handler: "HookHandler") -> "HookRef":
+        return cls(
+            id=handler.id,
+            event=handler.event_name,
+            matcher=handler.matcher.source,
+            source=handler.source,
+            plugin=handler.plugin,
+            command=handler.command,
+        )
+
+
 class Notice(WireModel):
     """A line for the user only; never sent to the model."""
 
@@ -56,17 +80,25 @@ class Notice(WireModel):
     event: str
     command: str | None = None
     exit_code: int | None = None
+    label: str | None = None  # "PostToolUse:Write" for tool events, else the event name
+    hook: HookRef | None = None
 
     @classmethod
     def of_run(
-        cls, level: NoticeLevel, text: str, run: "HookRun", exit_code: int | None = None
+        cls,
+        level: NoticeLevel,
+        text: str,
+        run: "HookRun",
+        exit_code: int | None = None,
+        label: str | None = None,
     ) -> "Notice":
-        """About one hook run: its event as its file names it, its command and exit code."""
+        """About one hook run: its event as its file names it, its command and exit code, and
+        the hook itself (the page names it and links to its settings row)."""
         handler = run.handler
         code = run.exit_code if exit_code is None else exit_code
         return cls(
             level=level, text=text, event=handler.event_name, command=handler.command,
-            exit_code=code,
+            exit_code=code, label=label, hook=HookRef.of(handler),
         )  # fmt: skip
 
 
@@ -104,6 +136,7 @@ class Outcome(WireModel):
     notices: list[Notice] = []
     permission_decision: PermissionDecision | None = None
     permission_reason: str | None = None
+    decided_by: HookRef | None = None  # the hook whose block, deny or ask is in force
     permission_always: bool = False  # with allow: do not ask again about this tool
     compact_instructions: str | None = None
     worktree_path: str | None = None
@@ -159,6 +192,7 @@ def merge(outcomes: Sequence[Outcome]) -> Outcome:
         event=outcomes[0].event,
         blocked=any(o.blocked for o in outcomes),
         tool_error=_first([o.tool_error for o in outcomes]),
+        decided_by=_decided_by(outcomes, strictest),
         meta_messages=[m for o in outcomes for m in o.meta_messages],
         notices=[n for o in outcomes for n in o.notices],
         permission_decision=strictest.permission_decision if strictest else None,
@@ -181,6 +215,14 @@ def merge(outcomes: Sequence[Outcome]) -> Outcome:
         logs=[line for o in outcomes for line in o.logs],
         runs=[r for o in outcomes for r in o.runs],
     )
+
+
+def _decided_by(outcomes: Sequence[Outcome], strictest: Outcome | None) -> HookRef | None:
+    """The hook behind the merged result: the first tool error's, else the strictest decision's."""
+    for outcome in outcomes:
+        if outcome.tool_error is not None:
+            return outcome.decided_by
+    return strictest.decided_by if strictest is not None else None
 
 
 def edited_prompt(prompt: str, outcome: Outcome) -> str:

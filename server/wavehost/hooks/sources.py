@@ -39,5 +39,6 @@ def load_hook_config(
         files=tuple(files),
         diagnostics=tuple(diagnostics),
         hooks_disabled=wave.hooks_disabled,
+        disabled_by=wave.disabled_by,
         directories=frozenset(directories),
     )

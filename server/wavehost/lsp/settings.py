@@ -9,13 +9,24 @@ import logging
 from typing import Any, TypeVar
 
 from anyio import to_thread
-from lsprotocol.types import ShowDocumentParams
+from lsprotocol.types import Position, Range, ShowDocumentParams
 from pygls.lsp.server import LanguageServer
 
 from wavehost.hooks.safe_read import is_regular_file
 from wavehost.lsp.edge import Params, RequestFailedError, dump, handlers_for, off_loop, parse, spawn
 from wavehost.lsp.workspace import WorkspaceOptions
 from wavehost.protocol import table
+from wavehost.protocol.inspector import (
+    HookRunEntry,
+    HooksExplainParams,
+    HooksExplainResult,
+    HooksHistoryParams,
+    HooksHistoryResult,
+    HooksSampleParams,
+    HooksSampleResult,
+    HooksTestParams,
+    HooksTestResult,
+)
 from wavehost.protocol.settings import (
     HookEntry,
     HooksDeleteParams,
@@ -32,6 +43,7 @@ from wavehost.protocol.workspace import WorkspaceSetTrustedParams, WorkspaceSetT
 from wavehost.settings.errors import SettingsError
 from wavehost.settings.listing import HooksListing
 from wavehost.settings.service import SettingsService
+from wavehost.settings.trial import run_trial
 from wavehost.settings.watch import ConfigWatcher
 
 log = logging.getLogger(__name__)
@@ -62,6 +74,10 @@ class SettingsFeature:
                 table.HOOKS_PREFILL: self.hooks_prefill,
                 table.OPEN_CONFIG_FILE: self.open_config_file,
                 table.WORKSPACE_SET_TRUSTED: self.set_trusted,
+                table.HOOKS_HISTORY: self.hooks_history,
+                table.HOOKS_SAMPLE: self.hooks_sample,
+                table.HOOKS_TEST: self.hooks_test,
+                table.HOOKS_EXPLAIN: self.hooks_explain,
             },
         )
 
@@ -120,8 +136,12 @@ class SettingsFeature:
         window = self._server.client_capabilities.window
         if not (window and window.show_document and window.show_document.support):
             return dump(OpenConfigFileResult(opened=False, reason="unsupported"))
+        at = None
+        if request.line is not None:
+            start = Position(line=request.line - 1, character=0)
+            at = Range(start=start, end=start)
         shown = await self._server.window_show_document_async(
-            ShowDocumentParams(uri=file.path.absolute().as_uri(), take_focus=True)
+            ShowDocumentParams(uri=file.path.absolute().as_uri(), take_focus=True, selection=at)
         )
         return dump(
             OpenConfigFileResult(opened=shown.success, reason=None if shown.success else "declined")
@@ -135,3 +155,26 @@ class SettingsFeature:
             log.info("workspace trust is now %s", request.trusted)
             await self._changed()
         return dump(WorkspaceSetTrustedResult(trusted=request.trusted, changed=changed))
+
+    async def hooks_history(self, params: Params) -> dict[str, Any]:
+        request = parse(HooksHistoryParams, params, table.HOOKS_HISTORY)
+        records = await self._run(self.settings.history, request.id)
+        return dump(HooksHistoryResult(runs=[HookRunEntry.of(r) for r in records]))
+
+    async def hooks_sample(self, params: Params) -> dict[str, Any]:
+        request = parse(HooksSampleParams, params, table.HOOKS_SAMPLE)
+        handler = await self._run(self.settings.handler, request.id)
+        payload = await self._run(self.settings.sample, request.id)
+        return dump(HooksSampleResult(event=handler.event.name, payload=payload))
+
+    async def hooks_test(self, params: Params) -> dict[str, Any]:
+        request = parse(HooksTestParams, params, table.HOOKS_TEST)
+        handler, payload = await self._run(self.settings.trial_payload, request.id, request.payload)
+        log.info("testing hook %s: %s", request.id, handler.command)
+        trial = await run_trial(handler, payload, self.settings.project_dir, self.settings.run_log)
+        return dump(HooksTestResult.of(trial))
+
+    async def hooks_explain(self, params: Params) -> dict[str, Any]:
+        request = parse(HooksExplainParams, params, table.HOOKS_EXPLAIN)
+        explanation = await self._run(self.settings.explain, request.id, request.session_id)
+        return dump(HooksExplainResult.of(explanation))

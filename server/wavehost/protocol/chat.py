@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field
 
+from wavehost.hooks.outcome import HookRef
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.messages import Message
 from wavehost.session.permissions import PermissionPrompt, SessionPermissionMode
@@ -172,6 +173,9 @@ class ChatRequestPermissionParams(WireModel):
     reason: str | None = Field(
         default=None, description="Why it asks: a PreToolUse hook's permissionDecisionReason"
     )
+    asked_by: HookRef | None = Field(
+        default=None, description="The PreToolUse hook that asked (its settings row has its id)"
+    )
 
     @classmethod
     def of(cls, prompt: PermissionPrompt) -> Self:
@@ -182,6 +186,7 @@ class ChatRequestPermissionParams(WireModel):
             tool_input=prompt.tool_input,
             mode=prompt.permission_mode,
             reason=prompt.reason,
+            asked_by=prompt.asked_by,
         )
 
 

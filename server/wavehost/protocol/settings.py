@@ -5,6 +5,7 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
+from wavehost.hooks.config import Diagnostic, DiagnosticCode
 from wavehost.settings.errors import ErrorReason, SettingsError
 from wavehost.settings.listing import FileSource, HooksListing, ListedFile, ListedHook
 from wavehost.settings.prefill import Prefill
@@ -17,6 +18,7 @@ HookDialect = Literal["wave", "copilot", "snow"]
 class ProjectInfo(WireModel):
     dir: str
     name: str
+    home: str | None = Field(default=None, description="The user's home (to show paths as ~/…)")
 
 
 class ConfigFileEntry(WireModel):
@@ -58,6 +60,7 @@ class HookEntry(WireModel):
     id: str
     source: HookSource
     path: str
+    pointer: str = Field(description="Where the handler is in its file (JSON pointer)")
     read_only: bool
     event: str = Field(description="The event as the file names it (`preToolUse`, `onStop`, …)")
     catalogue_event: str = Field(
@@ -89,6 +92,7 @@ class HookEntry(WireModel):
             id=handler.id,
             source=listed.source,
             path=str(listed.path),
+            pointer=handler.pointer,
             read_only=listed.read_only,
             event=handler.event_name,
             catalogue_event=handler.event.name,
@@ -107,10 +111,40 @@ class HookEntry(WireModel):
         )
 
 
+class DiagnosticEntryRef(WireModel):
+    """The hook entry a diagnostic is about, as written in the file."""
+
+    event: str
+    matcher: str | None
+    command: str | None
+
+
 class DiagnosticEntry(WireModel):
     path: str
     pointer: str | None = None
-    message: str
+    message: str = Field(description="In English (logs, CLI); the page words `code` itself")
+    code: DiagnosticCode = "other"
+    args: dict[str, str] = Field(default_factory=dict, description="What fills the code's text")
+    entry: DiagnosticEntryRef | None = Field(
+        default=None, description="Set when this skipped one hook entry: shown in its place"
+    )
+
+    @classmethod
+    def of(cls, d: Diagnostic) -> Self:
+        entry = d.entry
+        ref = (
+            None
+            if entry is None
+            else DiagnosticEntryRef(event=entry.event, matcher=entry.matcher, command=entry.command)
+        )
+        return cls(
+            path=d.path,
+            pointer=d.pointer,
+            message=d.message,
+            code=d.code,
+            args=dict(d.args),
+            entry=ref,
+        )
 
 
 class HooksListParams(WireModel):
@@ -125,18 +159,24 @@ class HooksListResult(WireModel):
     trusted: bool = Field(
         default=True, description="False: project hooks are listed but never run (untrusted)"
     )
+    hooks_disabled_by: str | None = Field(
+        default=None,
+        description="The file whose disableAllHooks: true is in force (no file-based hook runs)",
+    )
 
     @classmethod
     def of(cls, listing: HooksListing) -> Self:
         return cls(
-            project=ProjectInfo(dir=str(listing.project_dir), name=listing.project_name),
+            project=ProjectInfo(
+                dir=str(listing.project_dir),
+                name=listing.project_name,
+                home=str(listing.home) if listing.home is not None else None,
+            ),
             config_files=[ConfigFileEntry.of(f) for f in listing.files],
             hooks=[HookEntry.of(h) for h in listing.hooks],
-            diagnostics=[
-                DiagnosticEntry(path=d.path, pointer=d.pointer, message=d.message)
-                for d in listing.diagnostics
-            ],
+            diagnostics=[DiagnosticEntry.of(d) for d in listing.diagnostics],
             trusted=listing.trusted,
+            hooks_disabled_by=str(listing.disabled_by) if listing.disabled_by else None,
         )
 
 
@@ -163,6 +203,11 @@ class HooksDeleteResult(WireModel):
 
 class OpenConfigFileParams(WireModel):
     path: str = Field(min_length=1, description="A config file path that wave/hooks/list reported")
+    line: int | None = Field(
+        default=None,
+        ge=1,
+        description="Show this 1-based line (e.g. where the file fails to parse)",
+    )
 
 
 class OpenConfigFileResult(WireModel):

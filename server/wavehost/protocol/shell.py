@@ -33,7 +33,15 @@ class PrefillArgs(WireModel):
 class ShowFileArgs(WireModel):
     path: str = Field(description="Absolute path of the file shown")
     content: str = Field(description="Its text (a shell shows only files of bounded size)")
+    line: int | None = Field(default=None, description="The 1-based line to show and mark")
 
 
 class SetLocaleArgs(WireModel):
     locale: str = Field(description="A BCP 47 locale, e.g. zh-CN; the page picks its language")
+
+
+class ServerStateArgs(WireModel):
+    running: bool = Field(description="Whether wavehost serve is up")
+    reason: str | None = Field(
+        default=None, description="Why it stopped or could not start (server words, English)"
+    )

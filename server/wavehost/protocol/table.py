@@ -106,6 +106,44 @@ WORKSPACE_SET_TRUSTED = Method(
     "(no restart); wave/hooks/changed follows when it changed. Sent by the shell, never a page.",
     shell_only=True,
 )
+HOOKS_HISTORY = Method(
+    "wave/hooks/history",
+    "HOOKS_HISTORY",
+    "clientToServer",
+    "HooksHistoryParams",
+    "HooksHistoryResult",
+    "settings",
+    "The recorded runs of one hook (newest first), or the last run of every hook.",
+)
+HOOKS_SAMPLE = Method(
+    "wave/hooks/sample",
+    "HOOKS_SAMPLE",
+    "clientToServer",
+    "HooksSampleParams",
+    "HooksSampleResult",
+    "settings",
+    "A sample payload of a hook's event that its matcher accepts, to edit before a test.",
+)
+HOOKS_TEST = Method(
+    "wave/hooks/test",
+    "HOOKS_TEST",
+    "clientToServer",
+    "HooksTestParams",
+    "HooksTestResult",
+    "settings",
+    "Run one hook for real with a payload: its exit code, output, timing and what the agent "
+    "would do with it; recorded in its history.",
+)
+HOOKS_EXPLAIN = Method(
+    "wave/hooks/explain",
+    "HOOKS_EXPLAIN",
+    "clientToServer",
+    "HooksExplainParams",
+    "HooksExplainResult",
+    "settings",
+    "Why a hook fires or not: each step from its file to its process, decided by the engine's "
+    "own code over the project's recent real events.",
+)
 HOOKS_CHANGED = Method(
     "wave/hooks/changed",
     "HOOKS_CHANGED",
@@ -232,6 +270,10 @@ METHODS: tuple[Method, ...] = (
     HOOKS_PREFILL,
     OPEN_CONFIG_FILE,
     WORKSPACE_SET_TRUSTED,
+    HOOKS_HISTORY,
+    HOOKS_SAMPLE,
+    HOOKS_TEST,
+    HOOKS_EXPLAIN,
     HOOKS_CHANGED,
     CHAT_OPEN,
     CHAT_SEND,
@@ -325,6 +367,21 @@ SET_LOCALE = ShellCommand(
     "SetLocaleArgs",
     "The IDE's language changed: render in this locale from now on.",
 )
+RESTART_SERVER = ShellCommand(
+    "restartServer",
+    "RESTART_SERVER",
+    "pageToShell",
+    "NoArgs",
+    "Start wavehost serve again after it stopped (the shell answers with serverState).",
+)
+SERVER_STATE = ShellCommand(
+    "serverState",
+    "SERVER_STATE",
+    "shellToPage",
+    "ServerStateArgs",
+    "wavehost serve stopped (running false, with why) or runs again: the page disables its "
+    "actions and offers Restart, then reloads its views.",
+)
 
 SHELL_COMMANDS: tuple[ShellCommand, ...] = (
     READY,
@@ -335,4 +392,6 @@ SHELL_COMMANDS: tuple[ShellCommand, ...] = (
     PREFILL,
     SHOW_FILE,
     SET_LOCALE,
+    RESTART_SERVER,
+    SERVER_STATE,
 )

@@ -184,7 +184,7 @@ class AgentLoop:
 
     async def _use_tool(self, assistant: AssistantMessage, block: ToolBlock) -> None:
         def settle(error: str | None = None) -> None:
-            if error is not None:
+            if error is not None and block.status != "blocked":  # a hook's refusal stays one
                 block.fail(error)
             self.conversation.changed(assistant)
 
@@ -196,7 +196,9 @@ class AgentLoop:
         )
         self._apply(pre)
         if pre.blocked:
-            settle(pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}")
+            text = pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}"
+            block.block(text, pre.decided_by)  # refused by a hook: it never ran
+            settle()
             return await self._after_refusal(assistant, block)
         if pre.updated_input is not None:  # the call runs (and is checked) with the new input
             block.input = pre.updated_input
@@ -300,8 +302,15 @@ class AgentLoop:
             if pre.permission_decision == "ask" and pre.permission_reason:
                 return pre.permission_reason  # Claude Code headless: denied, the hook's reason
             return refused_by_mode(block.name, mode, True)
+        asked_by = pre.decided_by if pre.permission_decision == "ask" else None
         prompt = PermissionPrompt(
-            permissions.session_id, block.id, block.name, block.input, mode, pre.permission_reason
+            permissions.session_id,
+            block.id,
+            block.name,
+            block.input,
+            mode,
+            pre.permission_reason,
+            asked_by,
         )
         answer = await ask(prompt)
         return None if answer.allow else refused_by_user(block.name, answer.message)
@@ -316,4 +325,6 @@ class AgentLoop:
 
     @staticmethod
     def _hook_refusal(block: ToolBlock, outcome: Outcome) -> str:
-        return outcome.tool_error or refused_by_hook(block.name, outcome.permission_reason)
+        refusal = outcome.tool_error or refused_by_hook(block.name, outcome.permission_reason)
+        block.block(refusal, outcome.decided_by)  # refused by a permission hook: it never ran
+        return refusal

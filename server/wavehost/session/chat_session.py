@@ -74,6 +74,7 @@ from wavehost.session.updates import (
     UpdateListener,
 )
 from wavehost.session.worktrees import Worktrees
+from wavehost.settings.runlog import RunLog
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,8 @@ class ChatSession:
         engine = HookEngine(
             load_hook_config(
                 self.root, home=config.home, programmatic=config.hooks, trusted=config.trusted
-            )
+            ),
+            RunLog(paths.run_log(self.root, config.home)),  # the settings page's run history
         )
         for problem in engine.config.diagnostics:
             where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path

@@ -13,11 +13,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from wavehost.hooks.outcome import Notice
+from wavehost.hooks.outcome import HookRef, Notice
 from wavehost.wire import WireModel
 
 NoticeLevel = Literal["info", "warning", "error"]
-ToolStatus = Literal["pending", "running", "success", "error", "cancelled"]
+ToolStatus = Literal["pending", "running", "success", "error", "cancelled", "blocked"]
 INTERRUPTED = "Interrupted by user"
 
 
@@ -47,6 +47,7 @@ class ToolBlock(SessionModel):
     status: ToolStatus = "pending"
     result: str | None = None
     error: str | None = None
+    blocked_by: HookRef | None = None  # status "blocked": the hook that refused it (when known)
 
     @property
     def failed(self) -> bool:
@@ -63,6 +64,10 @@ class ToolBlock(SessionModel):
     def fail(self, error: str, status: ToolStatus = "error") -> None:
         self.status, self.error = status, error
 
+    def block(self, error: str, by: HookRef | None) -> None:
+        """A hook refused the call: it never ran (not a tool that ran and failed)."""
+        self.status, self.error, self.blocked_by = "blocked", error, by
+
 
 class NoticeBlock(SessionModel):
     """A line shown to the user only (hook errors, systemMessage, provider failures)."""
@@ -73,6 +78,8 @@ class NoticeBlock(SessionModel):
     event: str | None = None
     command: str | None = None
     exit_code: int | None = None
+    label: str | None = None  # "PostToolUse:Write" for tool events, else the event name
+    hook: HookRef | None = None  # the hook it came from
 
     @classmethod
     def from_hook(cls, notice: Notice) -> "NoticeBlock":
@@ -82,6 +89,8 @@ class NoticeBlock(SessionModel):
             event=notice.event,
             command=notice.command,
             exit_code=notice.exit_code,
+            label=notice.label,
+            hook=notice.hook,
         )
 
 

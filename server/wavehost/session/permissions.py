@@ -11,7 +11,7 @@ from typing import Any, Literal, get_args
 
 import anyio
 
-from wavehost.hooks.outcome import PermissionDecision
+from wavehost.hooks.outcome import HookRef, PermissionDecision
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.tools.base import ToolKind
 
@@ -50,6 +50,7 @@ class PermissionPrompt:
     tool_input: dict[str, Any]
     permission_mode: PermissionMode
     reason: str | None = None  # a PreToolUse hook's permissionDecisionReason for "ask"
+    asked_by: HookRef | None = None  # the PreToolUse hook that asked
 
 
 @dataclass(frozen=True)

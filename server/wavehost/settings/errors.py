@@ -11,6 +11,8 @@ ErrorReason = Literal[
     "malformedConfig",
     "ioError",
     "unknownPath",
+    "invalidPayload",
+    "untrusted",
 ]
 
 

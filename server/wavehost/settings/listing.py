@@ -33,6 +33,8 @@ class HooksListing:
     hooks: tuple[ListedHook, ...]
     diagnostics: tuple[Diagnostic, ...]
     trusted: bool  # False: project hooks are listed but never run
+    home: Path | None = None  # the user's home, for showing paths as ~/…
+    disabled_by: Path | None = None  # the file whose disableAllHooks: true is in force
 
     @property
     def project_name(self) -> str:
@@ -62,7 +64,9 @@ def listed_hooks(config: HookConfig) -> list[ListedHook]:
     return listed
 
 
-def listing_of(config: HookConfig, project_dir: Path, *, trusted: bool = True) -> HooksListing:
+def listing_of(
+    config: HookConfig, project_dir: Path, *, trusted: bool = True, home: Path | None = None
+) -> HooksListing:
     files = [
         ListedFile(file, source)
         for file in config.files
@@ -74,4 +78,6 @@ def listing_of(config: HookConfig, project_dir: Path, *, trusted: bool = True) -
         hooks=tuple(listed_hooks(config)),
         diagnostics=config.diagnostics,
         trusted=trusted,
+        home=home if home is not None else Path.home(),
+        disabled_by=config.disabled_by,
     )

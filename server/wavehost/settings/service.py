@@ -3,16 +3,19 @@
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from wavehost import paths
-from wavehost.hooks.config import ConfigFile, HookConfig
+from wavehost.hooks.config import ConfigFile, HookConfig, HookHandler
+from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.safe_read import is_regular_file
 from wavehost.hooks.sources import load_hook_config
 from wavehost.language import language_of
 from wavehost.settings.edit import RELOAD, delete_handler
 from wavehost.settings.errors import SettingsError
+from wavehost.settings.explain import Explanation, explain
 from wavehost.settings.listing import (
     FileSource,
     HooksListing,
@@ -21,7 +24,9 @@ from wavehost.settings.listing import (
     project_name,
 )
 from wavehost.settings.prefill import Prefill, edit_hook_prompt, new_hook_prompt
+from wavehost.settings.runlog import RunLog, RunRecord
 from wavehost.settings.snapshot import Inputs, Snapshot
+from wavehost.settings.trial import parse_payload, sample_payload
 
 
 @dataclass
@@ -65,7 +70,7 @@ class SettingsService:
             return cached[1]
         trusted = self.trusted
         config = self.load()
-        listing = listing_of(config, self.project_dir, trusted=trusted)
+        listing = listing_of(config, self.project_dir, trusted=trusted, home=self.home)
         with self._lock:
             self._listed.update((h.handler.id, h) for h in listing.hooks)
         self._inputs = self._inputs_of(config)
@@ -83,6 +88,51 @@ class SettingsService:
         with self._lock:
             self._listed.pop(hook_id, None)
         return listed
+
+    @cached_property
+    def run_log(self) -> RunLog:
+        """This project's hook run log (sessions record into it, the page reads it)."""
+        return RunLog(paths.run_log(self.project_dir, self.home))
+
+    def handler(self, hook_id: str) -> HookHandler:
+        """The listed hook with this id, as the configuration is now."""
+        return self._lookup(hook_id).handler
+
+    def history(self, hook_id: str | None) -> list[RunRecord]:
+        if hook_id is None:
+            return sorted(self.run_log.last_runs().values(), key=lambda r: -r.at)
+        return self.run_log.history(hook_id)
+
+    def sample(self, hook_id: str) -> dict[str, Any]:
+        handler = self.handler(hook_id)
+        seen = self.run_log.recent_events(handler.event.name)
+        recent = [e.subject for e in seen if e.subject is not None]
+        return sample_payload(handler, self.project_dir, self.home, recent)
+
+    def trial_payload(self, hook_id: str, raw: dict[str, Any]) -> tuple[HookHandler, HookInput]:
+        """The hook to test and its checked payload; an inert (untrusted) hook is not run."""
+        handler = self.handler(hook_id)
+        if handler.untrusted:
+            message = (
+                f"This workspace is not trusted, so the hooks in {handler.path} do not run, "
+                "not even as a test. Trust the workspace first."
+            )
+            raise SettingsError("untrusted", message, handler.path)
+        return handler, parse_payload(handler, raw)
+
+    def explain(self, hook_id: str, session_id: str | None = None) -> Explanation:
+        config = self.load()
+        handler = next((h for h in config.handlers if h.id == hook_id), None)
+        if handler is None:
+            raise SettingsError("notFound", f"There is no hook with id {hook_id!r}. {RELOAD}")
+        return explain(
+            handler,
+            config,
+            self.run_log,
+            trusted=self.trusted,
+            disabled_by=config.disabled_by,
+            session_id=session_id,
+        )
 
     def config_file(self, path: str) -> ConfigFile:
         """The listed config file at `path`; any other path is refused (`unknownPath`)."""

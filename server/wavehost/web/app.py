@@ -218,15 +218,9 @@ async def run(
     print(f"wavehost web: {project} at {running.url}", flush=True)
     if open_browser:
         webbrowser.open(running.url)
-    stopped = asyncio.create_task(stop.wait())
-    server_gone = asyncio.create_task(running.shell.closed.wait())
-    await asyncio.wait({stopped, server_gone}, return_when=asyncio.FIRST_COMPLETED)
-    for task in (stopped, server_gone):
-        task.cancel()
+    # Up until stopped: when wavehost serve stops, the page says so and can restart it.
+    await stop.wait()
     await running.stop()
-    if running.shell.lsp.exit_reason and not stop.is_set():
-        print(f"wavehost web: {running.shell.lsp.exit_reason}", flush=True)
-        return 1
     return 0
 
 

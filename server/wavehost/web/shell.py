@@ -13,6 +13,10 @@ are told to drop it (`$/cancelRequest` under the id each was asked with), as the
 server withdraws it. The file `window/showDocument` shows goes only to the page whose
 `wave/openConfigFile` for it is in flight.
 
+When the server stops, the pages stay connected and are told (`serverState` running false, with
+why); a page's `restartServer` starts a new `wavehost serve` and every page hears `serverState`
+running true (or false again, with why it did not start).
+
 A page's messages are handled one at a time in arrival order: a request is written to the server
 before the next message is looked at (its answer is awaited separately).
 """
@@ -104,20 +108,45 @@ class BrowserShell:
         self.project = project
         self.locale = locale
         self.pages: list[Page] = []
-        self.closed = asyncio.Event()
         self._ids = itertools.count(1)
         self._asked: dict[str, _Asked] = {}  # by page-side request id
         self._tasks: set[asyncio.Task[None]] = set()
-        self.lsp = LspClient(
-            command or serve_command(),
-            project,
+        self._command = list(command or serve_command())
+        self._env = env
+        self._restarting = asyncio.Lock()
+        self.lsp = self._client()
+
+    def _client(self) -> LspClient:
+        return LspClient(
+            self._command,
+            self.project,
             self._server_request,
             self._server_notification,
             self._server_exited,
-            env=env,
+            env=self._env,
         )
 
     # -- the server side ----------------------------------------------------------------
+
+    async def restart(self) -> None:
+        """A new `wavehost serve` if the last one stopped; every page hears how it went."""
+        async with self._restarting:  # two tabs clicking Restart start one server
+            if self.lsp.exit_reason is not None:
+                self.lsp = self._client()
+                try:
+                    await self.start()
+                except (OSError, RuntimeError, ServerExitedError) as err:
+                    reason = self.lsp.exit_reason or str(err)
+                    log.error("restarting wavehost serve failed: %s", reason)
+                    await self.lsp.stop()
+                    await self._tell_pages(running=False, reason=reason)
+                    return
+                log.info("wavehost serve restarted")
+            await self._tell_pages(running=True, reason=None)
+
+    async def _tell_pages(self, *, running: bool, reason: str | None) -> None:
+        for page in list(self.pages):
+            await page.shell(table.SERVER_STATE, running=running, reason=reason)
 
     async def start(self) -> None:
         await self.lsp.start()
@@ -192,7 +221,11 @@ class BrowserShell:
             log.warning("cannot show %s: %s", path, err)
             return {"success": False}
         # Delivered before the answer, so the page has the file before its request returns.
-        await asker.shell(table.SHOW_FILE, path=str(path), content=content)
+        selection = params.get("selection") if isinstance(params, dict) else None
+        start = selection.get("start") if isinstance(selection, dict) else None
+        row = start.get("line") if isinstance(start, dict) else None
+        line = row + 1 if isinstance(row, int) and row >= 0 else None
+        await asker.shell(table.SHOW_FILE, path=str(path), content=content, line=line)
         return {"success": True}
 
     async def _ask_page(self, method: str, params: Any) -> Any:
@@ -249,20 +282,17 @@ class BrowserShell:
         for asked in self._asked.values():
             if not asked.answer.done():
                 asked.answer.set_exception(ServerExitedError(reason))
-        for page in list(self.pages):
-            self._spawn(page.socket.close(code=WSCloseCode.INTERNAL_ERROR, message=reason.encode()))
-        self.closed.set()
+        # The pages stay: they say so and offer Restart (a failed restart reports itself).
+        if not self._restarting.locked():
+            self._spawn(self._tell_pages(running=False, reason=reason))
 
     # -- the page side --------------------------------------------------------------------
 
     async def attach(self, page: Page) -> None:
         """Serves one page until its socket closes."""
-        if self.lsp.exit_reason is not None:
-            await page.socket.close(
-                code=WSCloseCode.INTERNAL_ERROR, message=self.lsp.exit_reason.encode()
-            )
-            return
         self.pages.append(page)
+        if self.lsp.exit_reason is not None:
+            await page.shell(table.SERVER_STATE, running=False, reason=self.lsp.exit_reason)
         try:
             async for frame in page.socket:
                 if frame.type != web.WSMsgType.TEXT:
@@ -351,6 +381,8 @@ class BrowserShell:
                 await page.shell(table.PREFILL, text=prefill)
         elif command == table.OPEN_SETTINGS.name:
             await page.shell(table.SHOW_VIEW, view="settings")
+        elif command == table.RESTART_SERVER.name:
+            self._spawn(self.restart())  # the page's other messages go on meanwhile
         elif command != table.READY.name:
             log.warning("unknown shell command from the page: %s", command)
 

@@ -20,8 +20,13 @@ import { METHODS } from "../protocol/generated";
 import { plainReason } from "../settings/model";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
+import { recall, remember } from "../storage";
 import { renderMarkdown } from "./markdown";
+import { type HookLine, collapseNotices, hookLine, hookOrigin, permissionPreview, shortCommand, startsTurn, toolTitle, withPrefill } from "./view";
 import { type ChatState, EMPTY, answered, apply, asked, attaching, opened, visibleMessages } from "./state";
+
+/** Where the unsent draft is kept (one chat panel per page). */
+const DRAFT_KEY = "chat-draft";
 
 /** Compaction calls the model: it may take far longer than an ordinary request. */
 const COMPACT_TIMEOUT_MS = 10 * 60_000;
@@ -114,6 +119,51 @@ export class WaveChatPanel extends LitElement {
       }
       .tool[data-status="error"] {
         border-left-color: var(--vscode-testing-iconFailed, #f14c4c);
+      }
+      .tool[data-status="blocked"] {
+        border-left-color: var(--vscode-inputValidation-warningBorder, #b89500);
+        border-left-style: double;
+        border-left-width: 4px;
+      }
+      .hook-line {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0 6px;
+        align-items: baseline;
+        font-size: 0.92em;
+      }
+      .hook-line code {
+        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
+        overflow-wrap: anywhere;
+      }
+      .link {
+        background: none;
+        border: none;
+        padding: 0;
+        font: inherit;
+        color: var(--vscode-textLink-foreground, #3794ff);
+        text-decoration: underline;
+        cursor: pointer;
+      }
+      .notice .link {
+        color: inherit;
+      }
+      .diff {
+        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        max-height: 240px;
+        overflow: auto;
+        margin: 4px 0;
+      }
+      .diff .add::before {
+        content: "+ ";
+      }
+      .diff .del::before {
+        content: "- ";
+      }
+      .diff .del {
+        text-decoration: line-through;
       }
       .tool[data-status="running"],
       .tool[data-status="pending"] {
@@ -247,6 +297,9 @@ export class WaveChatPanel extends LitElement {
         outline: 1px solid var(--vscode-focusBorder, #0078d4);
         outline-offset: -1px;
       }
+      .draft-note {
+        margin: 4px 16px;
+      }
       .buttons-col {
         display: flex;
         flex-direction: column;
@@ -267,7 +320,10 @@ export class WaveChatPanel extends LitElement {
   @query("textarea") private input!: HTMLTextAreaElement;
   @query(".log") private log!: HTMLElement;
 
-  private draft = "";
+  /** What the user has typed and not sent: kept across view switches and reloads. */
+  private draft = recall(DRAFT_KEY) ?? "";
+  @state() private draftKept = false;
+  private focusedQuestion: string | null = null;
   private unsubscribe: (() => void) | null = null;
   /** Questions the shell asked this page directly, by toolUseId: answered by responding. */
   private readonly held = new Map<string, (result: ChatRequestPermissionResult) => void>();
@@ -276,6 +332,7 @@ export class WaveChatPanel extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.addEventListener("keydown", this.onEscape);
     this.unsubscribe = this.rpc.onNotification(METHODS.CHAT_UPDATED, (params) => {
       this.chat = apply(this.chat, params);
     });
@@ -287,6 +344,19 @@ export class WaveChatPanel extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.unsubscribe?.();
+    this.removeEventListener("keydown", this.onEscape);
+  }
+
+  /** Esc anywhere in the panel stops the running turn (a permission card's own Esc aside). */
+  private onEscape = (event: KeyboardEvent): void => {
+    if (event.key !== "Escape" || event.isComposing || this.chat.status !== "running") return;
+    event.preventDefault();
+    void this.cancel();
+  };
+
+  private setDraft(text: string): void {
+    this.draft = text;
+    remember(DRAFT_KEY, text || null);
   }
 
   /**
@@ -325,13 +395,16 @@ export class WaveChatPanel extends LitElement {
     await this.open();
   }
 
-  /** Puts text in the input (editable; sent as a normal user message) and focuses it. */
+  /** Puts text in the input (editable; sent as a normal user message) and focuses it; a draft
+   * of the user's stays, above it, and the panel says so. */
   prefill(text: string): void {
-    this.draft = text;
+    const merged = withPrefill(this.input?.value ?? this.draft, text);
+    this.setDraft(merged.text);
+    this.draftKept = merged.kept;
     void this.updateComplete.then(() => {
-      this.input.value = text;
+      this.input.value = merged.text;
       this.input.focus();
-      this.input.setSelectionRange(text.length, text.length);
+      this.input.setSelectionRange(merged.text.length, merged.text.length);
     });
   }
 
@@ -400,12 +473,14 @@ export class WaveChatPanel extends LitElement {
     this.error = null;
     const sessionId = this.chat.sessionId;
     this.input.value = "";
-    this.draft = "";
+    this.setDraft("");
+    this.draftKept = false;
     try {
       await this.rpc.request(METHODS.CHAT_SEND, { sessionId, text }); // the queue comes in updates
     } catch (err) {
       this.error = t("chat.sendFailed", { reason: plainReason(err) });
       this.input.value = text; // nothing is lost
+      this.setDraft(text);
     }
   }
 
@@ -444,6 +519,12 @@ export class WaveChatPanel extends LitElement {
 
   protected override updated(): void {
     if (this.log) this.log.scrollTop = this.log.scrollHeight;
+    // A new question takes focus (once): the user sees and answers it without hunting for it.
+    const first = this.chat.questions[0]?.toolUseId ?? null;
+    if (first !== null && first !== this.focusedQuestion) {
+      this.renderRoot.querySelector<HTMLElement>(`.permission[data-tool-use-id="${CSS.escape(first)}"]`)?.focus();
+    }
+    this.focusedQuestion = first;
     if (this.chat.sessionId) this.dataset.sessionId = this.chat.sessionId;
   }
 
@@ -451,6 +532,7 @@ export class WaveChatPanel extends LitElement {
     const messages = visibleMessages(this.chat);
     const running = this.chat.status === "running";
     return html`
+      <h1 class="visually-hidden">${t("chat.title")}</h1>
       <div class="log" role="log" aria-live="polite" aria-label=${t("chat.title")}>
         ${this.unavailable
           ? html`<div class="alert" data-testid="chat-unavailable">
@@ -459,7 +541,7 @@ export class WaveChatPanel extends LitElement {
             </div>`
           : nothing}
         ${messages.length === 0 && !this.unavailable ? html`<p class="muted">${t("chat.empty")}</p>` : nothing}
-        ${messages.map((m) =>
+        ${messages.map((m, i) =>
           m.role === "user" && m.isCompactSummary
             ? html`<details class="compacted" data-testid="compacted">
                 <summary>${t("chat.compacted")}</summary>
@@ -470,7 +552,7 @@ export class WaveChatPanel extends LitElement {
                 <div class="who">${t("chat.you")}</div>
                 <div class="bubble">${m.content}</div>
               </div>`
-            : this.renderAssistant(m),
+            : this.renderAssistant(m, startsTurn(messages, i)),
         )}
       </div>
       ${running ? this.renderRunning() : nothing}
@@ -483,12 +565,13 @@ export class WaveChatPanel extends LitElement {
       ${this.chat.questions.map((q) => this.renderPermission(q))}
       ${this.asking.map((q) => this.renderQuestion(q))}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
+      ${this.draftKept ? html`<p class="muted draft-note" role="status" data-testid="draft-kept">${t("chat.draftKept")}</p>` : nothing}
       <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
         <textarea
           aria-label=${t("chat.placeholder")}
           placeholder=${t("chat.placeholder")}
           .value=${this.draft}
-          @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
+          @input=${(e: Event) => this.setDraft((e.target as HTMLTextAreaElement).value)}
           @keydown=${this.onKeyDown}
         ></textarea>
         <div class="buttons-col">
@@ -525,25 +608,25 @@ export class WaveChatPanel extends LitElement {
     const messages = this.chat.runningHooks;
     return html`<div class="running" role="status" data-testid="running">
       <vscode-progress-ring></vscode-progress-ring>
-      <span>${messages.length ? messages.join(" · ") : t("chat.running")}</span>
+      <span>${this.chat.questions.length || this.asking.length ? t("chat.waitingApproval") : messages.length ? messages.join(" · ") : t("chat.running")}</span>
     </div>`;
   }
 
-  private renderAssistant(message: AssistantMessage) {
+  private renderAssistant(message: AssistantMessage, heading: boolean) {
     return html`<div class="msg assistant" data-role="assistant">
-      <div class="who">${t("chat.assistant")}</div>
-      ${message.blocks.map((b) => this.renderBlock(b))}
+      ${heading ? html`<div class="who">${t("chat.assistant")}</div>` : nothing}
+      ${collapseNotices(message.blocks).map(({ block, times }) => this.renderBlock(block, times))}
     </div>`;
   }
 
-  private renderBlock(block: Block) {
+  private renderBlock(block: Block, times = 1) {
     switch (block.type) {
       case "text":
         return html`<div class="markdown">${unsafeHTML(renderMarkdown(block.text))}</div>`;
       case "tool":
         return this.renderTool(block);
       case "notice":
-        return this.renderNotice(block);
+        return this.renderNotice(block, times);
     }
   }
 
@@ -551,9 +634,14 @@ export class WaveChatPanel extends LitElement {
     const input = JSON.stringify(block.input, null, 2);
     return html`<div class="tool" data-status=${block.status} data-tool=${block.name}>
       <div class="tool-head">
-        <span class="tool-name">${block.name}</span>
-        <span class="muted">${t(`tool.${block.status}`)}</span>
+        <span class="tool-name" data-testid="tool-title">${toolTitle(block)}</span>
+        <span class="muted" data-testid="tool-status">${t(`tool.${block.status}`)}</span>
       </div>
+      ${block.status === "blocked" && block.blockedBy
+        ? html`<div class="hook-line muted" data-testid="blocked-by">
+            <span>${t("tool.blockedBy")}</span>${this.renderHookRef({ label: block.blockedBy.event, failed: false, exitCode: null, origin: hookOrigin(block.blockedBy), command: shortCommand(block.blockedBy.command), hookId: block.blockedBy.id }, block.blockedBy.matcher)}
+          </div>`
+        : nothing}
       <details>
         <summary>${t("tool.input")}</summary>
         <pre>${input}</pre>
@@ -566,10 +654,40 @@ export class WaveChatPanel extends LitElement {
     </div>`;
   }
 
-  private renderNotice(block: NoticeBlock) {
-    return html`<div class="notice" data-level=${block.level} role=${block.level === "error" ? "alert" : "note"}>
-      <span class="notice-level">${t(`notice.${block.level}`)}</span>${block.text}
+  private renderNotice(block: NoticeBlock, times: number) {
+    const hook = hookLine(block);
+    return html`<div class="notice" data-level=${block.level} role=${block.level === "error" ? "alert" : "note"} data-hook-id=${hook?.hookId ?? nothing}>
+      ${hook
+        ? html`<div class="hook-line" data-testid="notice-hook">${this.renderHookRef(hook, null)}</div>`
+        : html`<span class="notice-level">${t(`notice.${block.level}`)}</span>`}${block.text}${times > 1
+        ? html` <span class="muted" data-testid="notice-times">${t("hook.times", { n: times })}</span>`
+        : nothing}
     </div>`;
+  }
+
+  /** "PostToolUse:Write hook failed (exit 1) · project · `prettier …`" and a link to its row. */
+  private renderHookRef(hook: HookLine, matcher: string | null) {
+    const title = hook.failed
+      ? hook.exitCode !== null
+        ? t("hook.failedExit", { label: hook.label, code: hook.exitCode })
+        : t("hook.failed", { label: hook.label })
+      : t("hook.said", { label: matcher ? `${hook.label}:${matcher}` : hook.label });
+    const origin = hook.origin === "user" || hook.origin === "project" ? t(`origin.${hook.origin}`) : hook.origin;
+    return html`<strong>${title}</strong><span>· ${origin} ·</span><code>${hook.command}</code>
+      <button
+        type="button"
+        class="link"
+        data-action="show-hook"
+        aria-label=${t("hook.showLabel", { event: hook.label, command: hook.command })}
+        @click=${() => this.showHook(hook.hookId)}
+      >
+        ${t("hook.show")}
+      </button>`;
+  }
+
+  /** Ask the page to show this hook's row on the settings page. */
+  private showHook(hookId: string): void {
+    this.dispatchEvent(new CustomEvent("show-hook", { detail: { hookId }, bubbles: true, composed: true }));
   }
 
   private renderQuestion(params: ChatAskQuestionParams) {
@@ -608,16 +726,34 @@ export class WaveChatPanel extends LitElement {
 
   private renderPermission(q: ChatRequestPermissionParams) {
     const { toolName, toolInput, reason } = q;
-    return html`<div class="permission" role="alertdialog" aria-label=${t("permission.title", { tool: toolName })} data-testid="permission" data-tool-use-id=${q.toolUseId}>
+    const preview = permissionPreview(toolName, toolInput);
+    const asker = q.askedBy;
+    return html`<div class="permission" tabindex="-1" role="alertdialog" aria-label=${t("permission.title", { tool: toolName })} data-testid="permission" data-tool-use-id=${q.toolUseId}>
       <strong>${t("permission.title", { tool: toolName })}</strong>
-      <pre>${JSON.stringify(toolInput, null, 2)}</pre>
+      ${preview?.kind === "command"
+        ? html`<div class="muted">${t("permission.command")}${preview.description ? ` — ${preview.description}` : ""}</div>
+            <pre data-testid="permission-preview">${preview.command}</pre>`
+        : preview?.kind === "diff"
+          ? html`<div class="muted" title=${preview.path}>${t("permission.changes", { path: preview.path })}</div>
+              <div class="diff" data-testid="permission-preview">${preview.lines.map(
+                (l) => html`<div class=${l.sign === "+" ? "add" : l.sign === "-" ? "del" : ""}>${l.text}</div>`,
+              )}</div>`
+          : html`<pre data-testid="permission-preview">${JSON.stringify(toolInput, null, 2)}</pre>`}
       ${reason ? html`<p class="muted">${t("permission.reason", { reason })}</p>` : nothing}
+      ${asker
+        ? html`<div class="hook-line muted" data-testid="asked-by">
+            <span>${t("permission.askedBy")}</span>${this.renderHookRef(
+              { label: asker.event, failed: false, exitCode: null, origin: hookOrigin(asker), command: shortCommand(asker.command), hookId: asker.id },
+              asker.matcher,
+            )}
+          </div>`
+        : nothing}
       <div class="buttons">
         <vscode-button data-action="allow" @click=${() => void this.answer(q, { allow: true, always: false, message: null })}
           >${t("permission.allow")}</vscode-button
         >
         <vscode-button secondary data-action="always" @click=${() => void this.answer(q, { allow: true, always: true, message: null })}
-          >${t("permission.always")}</vscode-button
+          >${t("permission.alwaysScope", { tool: toolName })}</vscode-button
         >
         <vscode-button secondary data-action="deny" @click=${() => void this.answer(q, { allow: false, always: false, message: null })}
           >${t("permission.deny")}</vscode-button

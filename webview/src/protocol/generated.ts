@@ -32,9 +32,25 @@ export interface ToolBlock {
   input: {
     [k: string]: unknown | undefined;
   };
-  status: "pending" | "running" | "success" | "error" | "cancelled";
+  status: "pending" | "running" | "success" | "error" | "cancelled" | "blocked";
   result: string | null;
   error: string | null;
+  blockedBy: HookRef | null;
+}
+/**
+ * Which configured hook a notice, a blocked tool or a question came from: what the user
+ * needs to find it (the settings page's row has the same `id`).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HookRef".
+ */
+export interface HookRef {
+  id: string;
+  event: string;
+  matcher: string | null;
+  source: string;
+  plugin: string | null;
+  command: string;
 }
 /**
  * A line shown to the user only (hook errors, systemMessage, provider failures).
@@ -49,6 +65,8 @@ export interface NoticeBlock {
   event: string | null;
   command: string | null;
   exitCode: number | null;
+  label: string | null;
+  hook: HookRef | null;
 }
 /**
  * `$/cancelRequest` (standard LSP): the id of the request withdrawn.
@@ -304,6 +322,10 @@ export interface ChatRequestPermissionParams {
    * Why it asks: a PreToolUse hook's permissionDecisionReason
    */
   reason: string | null;
+  /**
+   * The PreToolUse hook that asked (its settings row has its id)
+   */
+  askedBy: HookRef | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -439,7 +461,79 @@ export interface ConfigFileEntry {
 export interface DiagnosticEntry {
   path: string;
   pointer: string | null;
+  /**
+   * In English (logs, CLI); the page words `code` itself
+   */
   message: string;
+  code:
+    | "other"
+    | "cannotRead"
+    | "invalidJson"
+    | "trailingComma"
+    | "missingComma"
+    | "notAnObject"
+    | "hooksNotObject"
+    | "unknownEvent"
+    | "groupsNotList"
+    | "groupNotObject"
+    | "matcherNotString"
+    | "invalidMatcher"
+    | "handlersEmpty"
+    | "handlerNotObject"
+    | "unsupportedType"
+    | "typeNotCommand"
+    | "commandEmpty"
+    | "invalidTimeout"
+    | "notBoolean"
+    | "notString"
+    | "unsupportedField"
+    | "switchNotBoolean"
+    | "pluginsNotObject"
+    | "pluginNotInstalled";
+  /**
+   * What fills the code's text
+   */
+  args: {
+    [k: string]: string | undefined;
+  };
+  /**
+   * Set when this skipped one hook entry: shown in its place
+   */
+  entry: DiagnosticEntryRef | null;
+}
+/**
+ * The hook entry a diagnostic is about, as written in the file.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "DiagnosticEntryRef".
+ */
+export interface DiagnosticEntryRef {
+  event: string;
+  matcher: string | null;
+  command: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ExplainCase".
+ */
+export interface ExplainCase {
+  subject: string;
+  verdict: "fired" | "matched" | "noMatch" | "caseMismatch" | "partialMatch" | "deduplicated";
+  count: number;
+  lastAt: number;
+  hint: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ExplainStep".
+ */
+export interface ExplainStep {
+  code: "discovered" | "parsed" | "trusted" | "enabled" | "event" | "matcher" | "dedupe";
+  status: "pass" | "fail" | "warn" | "info";
+  args: {
+    [k: string]: string | undefined;
+  };
+  cases: ExplainCase[];
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -449,6 +543,10 @@ export interface HookEntry {
   id: string;
   source: "user" | "project" | "plugin";
   path: string;
+  /**
+   * Where the handler is in its file (JSON pointer)
+   */
+  pointer: string;
   readOnly: boolean;
   /**
    * The event as the file names it (`preToolUse`, `onStop`, …)
@@ -481,6 +579,39 @@ export interface HookEntry {
   disabled: boolean | null;
 }
 /**
+ * One recorded run of a hook (output cut to its first lines).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HookRunEntry".
+ */
+export interface HookRunEntry {
+  hookId: string;
+  /**
+   * When it finished, in seconds since the epoch
+   */
+  at: number;
+  event: string;
+  /**
+   * What the matcher was tested against (tool name, …)
+   */
+  subject: string | null;
+  /**
+   * The chat session it ran in; null for a test
+   */
+  sessionId: string | null;
+  trigger: "session" | "test";
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  spawnError: string | null;
+  /**
+   * This run blocked what the event was about
+   */
+  blocked: boolean;
+  stdout: string;
+  stderr: string;
+}
+/**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "HooksChangedParams".
  */
@@ -504,6 +635,52 @@ export interface HooksDeleteResult {
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksExplainParams".
+ */
+export interface HooksExplainParams {
+  /**
+   * A hook id from wave/hooks/list
+   */
+  id: string;
+  /**
+   * Test the matcher against this session's events only
+   */
+  sessionId?: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksExplainResult".
+ */
+export interface HooksExplainResult {
+  id: string;
+  /**
+   * No step stops it
+   */
+  fires: boolean;
+  steps: ExplainStep[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksHistoryParams".
+ */
+export interface HooksHistoryParams {
+  /**
+   * A hook id: its runs. Absent: the last run of every hook
+   */
+  id?: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksHistoryResult".
+ */
+export interface HooksHistoryResult {
+  /**
+   * Newest first
+   */
+  runs: HookRunEntry[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "HooksListParams".
  */
 export interface HooksListParams {}
@@ -520,6 +697,10 @@ export interface HooksListResult {
    * False: project hooks are listed but never run (untrusted)
    */
   trusted: boolean;
+  /**
+   * The file whose disableAllHooks: true is in force (no file-based hook runs)
+   */
+  hooksDisabledBy: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -528,6 +709,10 @@ export interface HooksListResult {
 export interface ProjectInfo {
   dir: string;
   name: string;
+  /**
+   * The user's home (to show paths as ~/…)
+   */
+  home: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -555,6 +740,166 @@ export interface HooksPrefillResult {
    * Absolute path of the config file to open beside the chat; null if none exists
    */
   configPath: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksSampleParams".
+ */
+export interface HooksSampleParams {
+  /**
+   * A hook id from wave/hooks/list
+   */
+  id: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksSampleResult".
+ */
+export interface HooksSampleResult {
+  event: string;
+  /**
+   * A payload of the hook's event that its matcher accepts (as the hook reads it)
+   */
+  payload: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksTestParams".
+ */
+export interface HooksTestParams {
+  /**
+   * A hook id from wave/hooks/list
+   */
+  id: string;
+  /**
+   * The (edited) sample payload
+   */
+  payload: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "HooksTestResult".
+ */
+export interface HooksTestResult {
+  /**
+   * What the hook read on stdin
+   */
+  stdin: string;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+  /**
+   * Seconds the test allowed
+   */
+  timeout: number;
+  spawnError: string | null;
+  outcome: Outcome;
+  run: HookRunEntry1;
+}
+/**
+ * What the agent would do with this result
+ */
+export interface Outcome {
+  event: string;
+  blocked: boolean;
+  toolError: string | null;
+  metaMessages: string[];
+  notices: Notice[];
+  permissionDecision: ("allow" | "deny" | "ask") | null;
+  permissionReason: string | null;
+  decidedBy: HookRef | null;
+  permissionAlways: boolean;
+  compactInstructions: string | null;
+  worktreePath: string | null;
+  reason: string | null;
+  updatedInput: {
+    [k: string]: unknown | undefined;
+  } | null;
+  toolResult: string | null;
+  halt: boolean;
+  prompt: string | null;
+  promptPrefix: string[];
+  promptSuffix: string[];
+  pendingContext: string | null;
+  clearPending: boolean;
+  response: string | null;
+  answer: QuestionAnswer | null;
+  askUser: string | null;
+  logs: string[];
+  runs: RunSummary[];
+}
+/**
+ * A line for the user only; never sent to the model.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "Notice".
+ */
+export interface Notice {
+  level: "info" | "warning" | "error";
+  text: string;
+  event: string;
+  command: string | null;
+  exitCode: number | null;
+  label: string | null;
+  hook: HookRef | null;
+}
+/**
+ * An AskUserQuestion answered without asking (Snow's askuser auto-answer).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "QuestionAnswer".
+ */
+export interface QuestionAnswer {
+  selected: string[];
+  customInput: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "RunSummary".
+ */
+export interface RunSummary {
+  command: string;
+  source: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  dialect: string;
+}
+/**
+ * One recorded run of a hook (output cut to its first lines).
+ */
+export interface HookRunEntry1 {
+  hookId: string;
+  /**
+   * When it finished, in seconds since the epoch
+   */
+  at: number;
+  event: string;
+  /**
+   * What the matcher was tested against (tool name, …)
+   */
+  subject: string | null;
+  /**
+   * The chat session it ran in; null for a test
+   */
+  sessionId: string | null;
+  trigger: "session" | "test";
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  spawnError: string | null;
+  /**
+   * This run blocked what the event was about
+   */
+  blocked: boolean;
+  stdout: string;
+  stderr: string;
 }
 /**
  * `initializationOptions` of the LSP `initialize` request.
@@ -606,6 +951,10 @@ export interface OpenConfigFileParams {
    * A config file path that wave/hooks/list reported
    */
   path: string;
+  /**
+   * Show this 1-based line (e.g. where the file fails to parse)
+   */
+  line?: number | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -617,6 +966,41 @@ export interface OpenConfigFileResult {
    * Why not opened: the file does not exist (nothing is created), the client cannot show documents, or the client declined
    */
   reason: ("missing" | "unsupported" | "declined") | null;
+}
+/**
+ * Everything the session must do after an event's hooks ran.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "Outcome".
+ */
+export interface Outcome1 {
+  event: string;
+  blocked: boolean;
+  toolError: string | null;
+  metaMessages: string[];
+  notices: Notice[];
+  permissionDecision: ("allow" | "deny" | "ask") | null;
+  permissionReason: string | null;
+  decidedBy: HookRef | null;
+  permissionAlways: boolean;
+  compactInstructions: string | null;
+  worktreePath: string | null;
+  reason: string | null;
+  updatedInput: {
+    [k: string]: unknown | undefined;
+  } | null;
+  toolResult: string | null;
+  halt: boolean;
+  prompt: string | null;
+  promptPrefix: string[];
+  promptSuffix: string[];
+  pendingContext: string | null;
+  clearPending: boolean;
+  response: string | null;
+  answer: QuestionAnswer | null;
+  askUser: string | null;
+  logs: string[];
+  runs: RunSummary[];
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -638,6 +1022,20 @@ export interface ReadyArgs {
    * The locale the page renders in
    */
   locale: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ServerStateArgs".
+ */
+export interface ServerStateArgs {
+  /**
+   * Whether wavehost serve is up
+   */
+  running: boolean;
+  /**
+   * Why it stopped or could not start (server words, English)
+   */
+  reason: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -663,7 +1061,9 @@ export interface SettingsErrorData {
     | "permissionDenied"
     | "malformedConfig"
     | "ioError"
-    | "unknownPath";
+    | "unknownPath"
+    | "invalidPayload"
+    | "untrusted";
   path: string | null;
   message: string;
 }
@@ -680,6 +1080,10 @@ export interface ShowFileArgs {
    * Its text (a shell shows only files of bounded size)
    */
   content: string;
+  /**
+   * The 1-based line to show and mark
+   */
+  line: number | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -725,6 +1129,14 @@ export const METHODS = {
   OPEN_CONFIG_FILE: "wave/openConfigFile",
   /** The user changed workspace trust: the settings list and sessions opened from now on use it (no restart); wave/hooks/changed follows when it changed. Sent by the shell, never a page. */
   WORKSPACE_SET_TRUSTED: "wave/workspace/setTrusted",
+  /** The recorded runs of one hook (newest first), or the last run of every hook. */
+  HOOKS_HISTORY: "wave/hooks/history",
+  /** A sample payload of a hook's event that its matcher accepts, to edit before a test. */
+  HOOKS_SAMPLE: "wave/hooks/sample",
+  /** Run one hook for real with a payload: its exit code, output, timing and what the agent would do with it; recorded in its history. */
+  HOOKS_TEST: "wave/hooks/test",
+  /** Why a hook fires or not: each step from its file to its process, decided by the engine's own code over the project's recent real events. */
+  HOOKS_EXPLAIN: "wave/hooks/explain",
   /** Something the hooks list depends on changed (a config file, trust): list again. */
   HOOKS_CHANGED: "wave/hooks/changed",
   /** Open a new session or attach to one by id (open, saved, or new with that id): the answer is a full snapshot; wave/chat/updated deltas follow. */
@@ -758,6 +1170,10 @@ export interface ServerRequests {
   "wave/hooks/prefill": { params: HooksPrefillParams; result: HooksPrefillResult };
   "wave/openConfigFile": { params: OpenConfigFileParams; result: OpenConfigFileResult };
   "wave/workspace/setTrusted": { params: WorkspaceSetTrustedParams; result: WorkspaceSetTrustedResult };
+  "wave/hooks/history": { params: HooksHistoryParams; result: HooksHistoryResult };
+  "wave/hooks/sample": { params: HooksSampleParams; result: HooksSampleResult };
+  "wave/hooks/test": { params: HooksTestParams; result: HooksTestResult };
+  "wave/hooks/explain": { params: HooksExplainParams; result: HooksExplainResult };
   "wave/chat/open": { params: ChatOpenParams; result: ChatOpenResult };
   "wave/chat/send": { params: ChatSendParams; result: ChatSendResult };
   "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
@@ -822,6 +1238,38 @@ export const PROTOCOL_METHODS = {
     "feature": "settings",
     "session": null,
     "shellOnly": true
+  },
+  "wave/hooks/history": {
+    "constant": "HOOKS_HISTORY",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null,
+    "shellOnly": false
+  },
+  "wave/hooks/sample": {
+    "constant": "HOOKS_SAMPLE",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null,
+    "shellOnly": false
+  },
+  "wave/hooks/test": {
+    "constant": "HOOKS_TEST",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null,
+    "shellOnly": false
+  },
+  "wave/hooks/explain": {
+    "constant": "HOOKS_EXPLAIN",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null,
+    "shellOnly": false
   },
   "wave/hooks/changed": {
     "constant": "HOOKS_CHANGED",
@@ -923,6 +1371,10 @@ export const SHELL_COMMANDS = {
   SHOW_FILE: "showFile",
   /** The IDE's language changed: render in this locale from now on. */
   SET_LOCALE: "setLocale",
+  /** Start wavehost serve again after it stopped (the shell answers with serverState). */
+  RESTART_SERVER: "restartServer",
+  /** wavehost serve stopped (running false, with why) or runs again: the page disables its actions and offers Restart, then reloads its views. */
+  SERVER_STATE: "serverState",
 } as const;
 
 /** Shell commands the page sends, with their args. */
@@ -931,6 +1383,7 @@ export interface PageShellCommands {
   "closeSettings": NoArgs;
   "openChat": OpenChatArgs;
   "openSettings": NoArgs;
+  "restartServer": NoArgs;
 }
 
 /** Shell commands a shell sends the page, with their args. */
@@ -939,6 +1392,7 @@ export interface ShellPageCommands {
   "prefill": PrefillArgs;
   "showFile": ShowFileArgs;
   "setLocale": SetLocaleArgs;
+  "serverState": ServerStateArgs;
 }
 
 /** Each shell command's direction. */
@@ -974,6 +1428,14 @@ export const SHELL_COMMAND_TABLE = {
   "setLocale": {
     "constant": "SET_LOCALE",
     "direction": "shellToPage"
+  },
+  "restartServer": {
+    "constant": "RESTART_SERVER",
+    "direction": "pageToShell"
+  },
+  "serverState": {
+    "constant": "SERVER_STATE",
+    "direction": "shellToPage"
   }
 } as const;
 
@@ -988,7 +1450,14 @@ export const LANGUAGE_RULE = {
 } as const;
 
 /** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */
-export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath"] as const;
+export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted"] as const;
+
+/** What a diagnostic is about (`DiagnosticEntry.code`): the page words each one. */
+export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","typeNotCommand","commandEmpty","invalidTimeout","notBoolean","notString","unsupportedField","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
+
+/** The steps of "Why didn't my hook fire?" and the verdicts of its matcher cases. */
+export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","event","matcher","dedupe"] as const;
+export const EXPLAIN_VERDICTS = ["fired","matched","noMatch","caseMismatch","partialMatch","deduplicated"] as const;
 
 /** The hook event catalogue: when each event fires, in English and Chinese. */
 export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField: string | null }> = {

@@ -78,6 +78,16 @@ export class HooksActions {
     return this.rpc.request(METHODS.HOOKS_DELETE, { id: hook.id });
   }
 
+  /** Open a listed config file in the IDE, at `line` when known (a parse error's line). */
+  openFile(path: string, line: number | null): Promise<OpenConfigFileResult> {
+    return this.rpc.request(METHODS.OPEN_CONFIG_FILE, { path, line }, this.openTimeoutMs);
+  }
+
+  /** Hand a prompt to the chat (e.g. "fix this file"), like New does. */
+  askWave(prompt: string): void {
+    this.handOverToChat(prompt);
+  }
+
   private handOverToChat(prompt: string): void {
     this.rpc.shell(SHELL_COMMANDS.OPEN_CHAT, { prefill: prompt });
     this.rpc.shell(SHELL_COMMANDS.CLOSE_SETTINGS, {}); // last: the page may be destroyed now

@@ -1,7 +1,6 @@
-/** The hooks list as the settings page shows it: by source tab, with labels. Pure functions. */
+/** The hooks list as the settings page shows it: by source tab, grouped by event. Pure functions. */
 
-import { type Lang, t } from "../i18n";
-import { ConnectionClosedError, RemoteError, RequestTimeoutError } from "../transport/rpc";
+import { type Key, type Lang, t } from "../i18n";
 import {
   HOOK_EVENTS,
   SETTINGS_ERROR_REASONS,
@@ -11,36 +10,60 @@ import {
   type HooksListResult,
   type SettingsErrorData,
 } from "../protocol/generated";
+import { ConnectionClosedError, RemoteError, RequestTimeoutError } from "../transport/rpc";
 
 export type Source = HookEntry["source"];
 export const SOURCES: readonly Source[] = ["user", "project", "plugin"];
+
+/** A config file of this source that cannot be read or parsed: none of its hooks run. */
+export interface BrokenFile {
+  file: ConfigFileEntry;
+  diagnostic: DiagnosticEntry | null;
+}
+
+/** A listed row: a hook, or an entry that was skipped (shown where it is, with why). */
+export type Row = { kind: "hook"; hook: HookEntry } | { kind: "broken"; diagnostic: DiagnosticEntry; source: Source };
+
+export interface EventGroup {
+  /** The event as the rows' files name it (`preToolUse` for a Copilot file). */
+  event: string;
+  /** The catalogue event it runs on (what the group's summary describes). */
+  catalogueEvent: string;
+  rows: Row[];
+}
 
 export interface SourceView {
   source: Source;
   hooks: HookEntry[];
   files: ConfigFileEntry[];
-  /** File errors and invalid entries of this source's files, each with its path. */
+  brokenFiles: BrokenFile[];
+  /** Skipped entries, shown in place among the rows. */
+  broken: DiagnosticEntry[];
+  /** Everything else wrong in this source's files (not about one entry or the whole file). */
   problems: DiagnosticEntry[];
   editable: boolean;
+}
+
+/** The source a diagnostic belongs to: the source of its file (plugins: by folder). */
+function sourceOf(list: HooksListResult, path: string): Source | null {
+  return list.configFiles.find((f) => f.path === path)?.source ?? null;
 }
 
 export function bySource(list: HooksListResult): Record<Source, SourceView> {
   const out = {} as Record<Source, SourceView>;
   for (const source of SOURCES) {
     const files = list.configFiles.filter((f) => f.source === source);
-    const paths = new Set(files.map((f) => f.path));
-    const problems: DiagnosticEntry[] = files
-      .filter((f) => f.error)
-      .map((f) => ({ path: f.path, pointer: null, message: f.error ?? "" }));
-    for (const d of list.diagnostics) {
-      const duplicate = problems.some((p) => p.path === d.path && p.message === d.message);
-      if (paths.has(d.path) && !duplicate) problems.push(d);
-    }
+    const mine = list.diagnostics.filter((d) => sourceOf(list, d.path) === source);
+    const fileLevel = (d: DiagnosticEntry) => d.pointer === null && files.some((f) => f.path === d.path && f.error);
     out[source] = {
       source,
       hooks: list.hooks.filter((h) => h.source === source),
       files,
-      problems,
+      brokenFiles: files
+        .filter((f) => f.error)
+        .map((file) => ({ file, diagnostic: mine.find((d) => d.path === file.path && d.pointer === null) ?? null })),
+      broken: mine.filter((d) => d.entry !== null),
+      problems: mine.filter((d) => d.entry === null && !fileLevel(d)),
       editable: source !== "plugin",
     };
   }
@@ -49,8 +72,106 @@ export function bySource(list: HooksListResult): Record<Source, SourceView> {
 
 /** Diagnostics whose file belongs to no listed config file (still shown, never dropped). */
 export function orphanProblems(list: HooksListResult): DiagnosticEntry[] {
-  const known = new Set(list.configFiles.map((f) => f.path));
-  return list.diagnostics.filter((d) => !known.has(d.path));
+  return list.diagnostics.filter((d) => sourceOf(list, d.path) === null);
+}
+
+/** What a tab's badge says: its hook count, or that a file of it cannot be read. */
+export function tabBadge(view: SourceView): { text: string; problem: boolean; label: string } {
+  if (view.brokenFiles.length) return { text: t("tab.fileError"), problem: true, label: t("tab.fileError") };
+  const problems = view.broken.length + view.problems.length;
+  const count = String(view.hooks.length);
+  if (problems) return { text: `${count} · ⚠ ${problems}`, problem: true, label: `${t("tab.count", { n: count })}, ${t("tab.problems", { n: problems })}` };
+  return { text: count, problem: false, label: t("tab.count", { n: count }) };
+}
+
+/** The tab to open: the remembered one, else the first with something to show. */
+export function initialTab(views: Record<Source, SourceView>, remembered: string | null): Source {
+  if (remembered && (SOURCES as readonly string[]).includes(remembered)) return remembered as Source;
+  const busy = (v: SourceView) => v.hooks.length + v.broken.length + v.brokenFiles.length + v.problems.length > 0;
+  return SOURCES.find((s) => busy(views[s])) ?? "user";
+}
+
+export interface Filter {
+  query: string;
+  event: string;
+}
+
+function rowEvent(row: Row): string {
+  return row.kind === "hook" ? row.hook.event : (row.diagnostic.entry?.event ?? "");
+}
+
+function rowCatalogueEvent(row: Row): string {
+  return row.kind === "hook" ? row.hook.catalogueEvent : (row.diagnostic.entry?.event ?? "");
+}
+
+function rowText(row: Row): string {
+  if (row.kind === "hook") {
+    const h = row.hook;
+    return [h.event, h.matcher ?? "", h.command, h.description ?? "", h.plugin ?? ""].join("\n");
+  }
+  const e = row.diagnostic.entry;
+  return [e?.event ?? "", e?.matcher ?? "", e?.command ?? "", row.diagnostic.message].join("\n");
+}
+
+function rowPlace(row: Row): { path: string; pointer: string } {
+  return row.kind === "hook" ? row.hook : { path: row.diagnostic.path, pointer: row.diagnostic.pointer ?? "" };
+}
+
+/** JSON pointers in document order: segment by segment, array indexes as numbers. */
+export function comparePointers(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] === y[i]) continue;
+    const m = Number(x[i]);
+    const n = Number(y[i]);
+    if (x[i] !== "" && y[i] !== "" && Number.isInteger(m) && Number.isInteger(n)) return m - n;
+    return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/** A tab's rows as its files have them: files in listing order, entries in document order. */
+function inFileOrder(view: SourceView): Row[] {
+  const fileRank = new Map(view.files.map((f, i) => [f.path, i]));
+  const rank = (path: string) => fileRank.get(path) ?? view.files.length;
+  const rows: Row[] = [
+    ...view.hooks.map((hook): Row => ({ kind: "hook", hook })),
+    ...view.broken.map((diagnostic): Row => ({ kind: "broken", diagnostic, source: view.source })),
+  ];
+  return rows
+    .map((row) => ({ row, place: rowPlace(row) }))
+    .sort((a, b) => rank(a.place.path) - rank(b.place.path) || a.place.path.localeCompare(b.place.path) || comparePointers(a.place.pointer, b.place.pointer))
+    .map(({ row }) => row);
+}
+
+/** Rows of one tab that pass the filter, grouped by event (catalogue order, unknown events last);
+ * in a group, rows stand where they are in their files, broken entries among them. */
+export function groupRows(view: SourceView, filter: Filter): EventGroup[] {
+  const rows = inFileOrder(view);
+  const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
+  const kept = rows.filter((row) => {
+    if (filter.event && rowEvent(row) !== filter.event) return false;
+    const text = rowText(row).toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+  const order = Object.keys(HOOK_EVENTS);
+  const groups = new Map<string, Row[]>();
+  for (const row of kept) {
+    const event = rowEvent(row);
+    if (!groups.has(event)) groups.set(event, []);
+    groups.get(event)!.push(row);
+  }
+  const rank = (e: string) => (order.includes(e) ? order.indexOf(e) : order.length);
+  return [...groups.entries()]
+    .map(([event, rows]) => ({ event, catalogueEvent: rows.map(rowCatalogueEvent).find((e) => e in HOOK_EVENTS) ?? event, rows }))
+    .sort((a, b) => rank(a.catalogueEvent) - rank(b.catalogueEvent) || a.event.localeCompare(b.event));
+}
+
+export function eventsOf(view: SourceView): string[] {
+  const seen = new Set([...view.hooks.map((h) => h.event), ...view.broken.map((d) => d.entry?.event ?? "")]);
+  const order = Object.keys(HOOK_EVENTS);
+  return [...seen].filter(Boolean).sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }
 
 /** Whose hook format a row's file is in, as the page names it. */
@@ -66,26 +187,78 @@ export function eventSummary(event: string, lang: Lang): string {
 }
 
 /** How people name a hook in dialogs: `Event` or `Event (matcher)`. */
-export function hookName(hook: HookEntry): string {
+export function hookName(hook: { event: string; matcher: string | null }): string {
   return hook.matcher ? `${hook.event} (${hook.matcher})` : hook.event;
+}
+
+/**
+ * A screen-reader name per row, unique in the list: event and matcher, then the command, then
+ * the file; a number if even that is shared (two identical entries in one file).
+ */
+export function rowNames(hooks: HookEntry[], shortPath: (path: string) => string): Map<string, string> {
+  const first = (h: HookEntry) => `${hookName(h)} · ${h.command.length > 60 ? `${h.command.slice(0, 57)}…` : h.command}`;
+  const withFile = (h: HookEntry) => `${first(h)} · ${shortPath(h.path)}`;
+  const names = new Map<string, string>();
+  const counts = new Map<string, number>();
+  for (const h of hooks) counts.set(first(h), (counts.get(first(h)) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  for (const h of hooks) {
+    let name = counts.get(first(h))! > 1 ? withFile(h) : first(h);
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    if (n > 1) name = `${name} (${n})`;
+    names.set(h.id, name);
+  }
+  return names;
+}
+
+/** Two listings of one hook say the same about it (every field is a plain value). */
+export function sameHook(a: HookEntry, b: HookEntry): boolean {
+  const keys = Object.keys(a) as (keyof HookEntry)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 export function canChange(hook: HookEntry): boolean {
   return hook.source !== "plugin" && !hook.readOnly;
 }
 
+/** A diagnostic in the UI language (from its code and args; the server's words if it has none). */
+export function diagnosticText(d: DiagnosticEntry, lang?: Lang): string {
+  const args: Record<string, string> = { ...d.args, message: d.message };
+  if (d.code === "unknownEvent" && d.args.suggestion) return t("diag.unknownEventSuggest", args, lang);
+  return t(`diag.${d.code}` as Key, args, lang);
+}
+
+/** The 1-based line a file-level diagnostic points at, if it knows one. */
+export function diagnosticLine(d: DiagnosticEntry | null): number | null {
+  const line = Number(d?.args.line);
+  return Number.isInteger(line) && line > 0 ? line : null;
+}
+
 const REASONS: ReadonlySet<string> = new Set(SETTINGS_ERROR_REASONS);
+
+export function errorData(err: unknown): SettingsErrorData | null {
+  if (!(err instanceof RemoteError)) return null;
+  const data = err.data as Partial<SettingsErrorData> | undefined;
+  return data && typeof data.reason === "string" && REASONS.has(data.reason) ? (data as SettingsErrorData) : null;
+}
 
 /** A failed request in plain words (the server's reason, not a stack or a JSON-RPC code). */
 export function plainReason(err: unknown, lang?: Lang): string {
   if (err instanceof RequestTimeoutError) return t("reason.timeout", {}, lang);
   if (err instanceof ConnectionClosedError) return t("reason.closed", {}, lang);
-  if (err instanceof RemoteError) {
-    const data = err.data as Partial<SettingsErrorData> | undefined;
-    if (data && typeof data.reason === "string" && REASONS.has(data.reason)) {
-      return t(`reason.${data.reason}` as Parameters<typeof t>[0], {}, lang);
-    }
-    return err.message;
-  }
+  const data = errorData(err);
+  if (data) return t(`reason.${data.reason}` as Key, {}, lang);
   return err instanceof Error ? err.message : String(err);
+}
+
+/** What to do about a failed settings request, if there is something to say. */
+export function whatToDo(err: unknown, lang?: Lang): string | undefined {
+  const data = errorData(err);
+  return data ? t(`todo.${data.reason}` as Key, {}, lang) : undefined;
+}
+
+/** The server's own message (it names the file); shown next to the translated reason. */
+export function serverMessage(err: unknown): string | undefined {
+  return err instanceof RemoteError ? err.message : undefined;
 }

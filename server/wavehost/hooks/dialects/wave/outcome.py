@@ -15,6 +15,7 @@ from wavehost.hooks.catalogue import Event, OnExit2, OnStdout, event_of
 from wavehost.hooks.outcome import (
     DECISION_RANK,
     NO_STDERR,
+    HookRef,
     HookText,
     Notice,
     NoticeLevel,
@@ -121,13 +122,15 @@ class _Builder:
     notices: list[Notice] = field(default_factory=list)
     decision: PermissionDecision | None = None
     decision_reason: str | None = None
+    decided_by: HookRef | None = None  # the hook whose block or decision is in force
+    current: HookRun | None = None  # the run being read (its hook decides what it blocks)
     worktree_path: str | None = None
     halt: bool = False
     failures: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
 
     def notice(self, level: NoticeLevel, text: str, run: HookRun) -> None:
-        self.notices.append(Notice.of_run(level, text, run))
+        self.notices.append(Notice.of_run(level, text, run, label=self.label))
 
     def failure(self, run: HookRun, text: str) -> None:
         """A non-blocking error: shown to the user (or only logged where the seed says so)."""
@@ -149,10 +152,16 @@ class _Builder:
     def block_tool(self, text: str) -> None:
         if self.tool_error is None:  # the first blocking hook in config order supplies the text
             self.blocked, self.tool_error = True, text
+            self.decided_by = self._hook()
+
+    def _hook(self) -> HookRef | None:
+        return HookRef.of(self.current.handler) if self.current is not None else None
 
     def permission(self, decision: PermissionDecision, reason: str | None) -> None:
         if self.decision is None or DECISION_RANK[decision] > DECISION_RANK[self.decision]:
             self.decision, self.decision_reason = decision, reason
+            if self.tool_error is None:  # a block names its own hook
+                self.decided_by = self._hook()
 
     def success(self, run: HookRun, stdout: _Stdout) -> None:
         spec = self.event.spec
@@ -247,6 +256,7 @@ class _Builder:
             notices=self.notices,
             permission_decision=self.decision,
             permission_reason=self.decision_reason,
+            decided_by=self.decided_by,
             compact_instructions="\n".join(self.instructions) or None,
             worktree_path=self.worktree_path,
             reason=reason,
@@ -274,6 +284,7 @@ def interpret(payload: HookInput, runs: Sequence[HookRun]) -> Outcome:
     out = _Builder(event, f"{event.name}:{tool}" if tool else event.name)
     for raw_run in runs:
         run = dataclasses.replace(raw_run, stderr=capped(raw_run.stderr))
+        out.current = run
         if run.spawn_error is not None:
             out.failure(run, run.spawn_error)
             continue

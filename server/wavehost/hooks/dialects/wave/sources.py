@@ -20,7 +20,9 @@ from wavehost.hooks.config import (
     PROGRAMMATIC_PATH,
     ConfigFile,
     Diagnostic,
+    DiagnosticCode,
     DialectName,
+    EntryRef,
     HookHandler,
     Source,
     fingerprint,
@@ -70,23 +72,39 @@ class _Reader:
     def label(self) -> str:
         return str(self.path) if self.path is not None else PROGRAMMATIC_PATH
 
-    def problem(self, pointer: str, message: str) -> None:
-        self.diagnostics.append(Diagnostic(self.label, pointer, message))
+    def problem(
+        self,
+        pointer: str,
+        message: str,
+        code: DiagnosticCode,
+        entry: EntryRef | None = None,
+        **args: str,
+    ) -> None:
+        self.diagnostics.append(Diagnostic(self.label, pointer, message, code, args, entry))
 
     def read(self, hooks: Any) -> None:
         base = pointer_join(*self.pointer_prefix)
         if not isinstance(hooks, Mapping):
-            self.problem(base, f'"hooks" must be an object of events, not {kind_of(hooks)}')
+            message = f'"hooks" must be an object of events, not {kind_of(hooks)}'
+            self.problem(base, message, "hooksNotObject", kind=kind_of(hooks))
             return
         for name, groups in hooks.items():
             event = WAVE_EVENTS.get(name)
             where = pointer_join(*self.pointer_prefix, name)
             if event is None:
-                self.problem(where, f'unknown hook event "{name}"{_suggest(name)}')
-            elif not isinstance(groups, list):
+                suggestion = _suggest(name)
+                message = f'unknown hook event "{name}"{_suggestion_text(suggestion)}'
                 self.problem(
-                    where, f"{name} must be a list of matcher groups, not {kind_of(groups)}"
+                    where,
+                    message,
+                    "unknownEvent",
+                    EntryRef(name),
+                    event=name,
+                    suggestion=suggestion or "",
                 )
+            elif not isinstance(groups, list):
+                message = f"{name} must be a list of matcher groups, not {kind_of(groups)}"
+                self.problem(where, message, "groupsNotList", EntryRef(name), kind=kind_of(groups))
             else:
                 for index, group in enumerate(groups):
                     self._group(event, group, (*self.pointer_prefix, name, str(index)))
@@ -95,24 +113,41 @@ class _Reader:
     def _group(self, event: Event, group: Any, at: tuple[str, ...]) -> None:
         where = pointer_join(*at)
         if not isinstance(group, Mapping):
+            message = f'a matcher group must be an object with "hooks", not {kind_of(group)}'
             self.problem(
-                where, f'a matcher group must be an object with "hooks", not {kind_of(group)}'
+                where, message, "groupNotObject", EntryRef(event.name), kind=kind_of(group)
             )
             return
         raw_matcher = group.get("matcher")
+        commands = group.get("hooks")
+        first = commands[0] if isinstance(commands, list) and commands else None
+        command = first.get("command") if isinstance(first, Mapping) else None
         if raw_matcher is not None and not isinstance(raw_matcher, str):
+            entry = EntryRef(event.name, None, command if isinstance(command, str) else None)
+            message = f"matcher must be a string, not {kind_of(raw_matcher)}"
             self.problem(
-                where + "/matcher", f"matcher must be a string, not {kind_of(raw_matcher)}"
+                where + "/matcher", message, "matcherNotString", entry, kind=kind_of(raw_matcher)
             )
             return
         try:
             matcher = compile_matcher(raw_matcher)
         except re.error as err:
-            self.problem(where + "/matcher", f"invalid regular expression {raw_matcher!r}: {err}")
+            entry = EntryRef(event.name, raw_matcher, command if isinstance(command, str) else None)
+            message = f"invalid regular expression {raw_matcher!r}: {err}"
+            self.problem(
+                where + "/matcher",
+                message,
+                "invalidMatcher",
+                entry,
+                matcher=str(raw_matcher),
+                error=str(err),
+            )
             return
         handlers = group.get("hooks")
         if not isinstance(handlers, list) or not handlers:
-            self.problem(where + "/hooks", '"hooks" must be a non-empty list of hook commands')
+            entry = EntryRef(event.name, raw_matcher)
+            message = '"hooks" must be a non-empty list of hook commands'
+            self.problem(where + "/hooks", message, "handlersEmpty", entry)
             return
         for index, handler in enumerate(handlers):
             self._handler(event, matcher, handler, (*at, "hooks", str(index)), where)
@@ -123,8 +158,18 @@ class _Reader:
         where = pointer_join(*at)
         error = _handler_error(raw)
         if error is not None:
-            field_name, message = error
-            self.problem(where + (f"/{field_name}" if field_name else ""), message)
+            field_name, message, code = error
+            command = raw.get("command") if isinstance(raw, Mapping) else None
+            entry = EntryRef(
+                event.name, matcher.source, command if isinstance(command, str) else None
+            )
+            args = {"field": field_name} if field_name else {}
+            if code == "unsupportedType" and isinstance(raw, Mapping):
+                args["type"] = str(raw.get("type"))
+            if code == "handlerNotObject":
+                args["kind"] = kind_of(raw)
+            pointer = where + (f"/{field_name}" if field_name else "")
+            self.problem(pointer, message, code, entry, **args)
             return
         content = fingerprint(event.name, matcher.source, raw)
         self.handlers.append(
@@ -152,40 +197,49 @@ class _Reader:
         )
 
 
-def _handler_error(raw: Any) -> tuple[str, str] | None:
-    """The first thing wrong with a handler entry, as (field, message)."""
+def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
+    """The first thing wrong with a handler entry, as (field, message, code)."""
     if not isinstance(raw, Mapping):
-        return "", f"a hook must be an object, not {kind_of(raw)}"
+        return "", f"a hook must be an object, not {kind_of(raw)}", "handlerNotObject"
     kind = raw.get("type")
     if kind != "command":
         if kind in ("http", "prompt", "agent", "mcp_tool"):
-            return "type", f'hook type "{kind}" is not supported; only "command" hooks run'
-        return "type", '"type" must be "command"'
+            message = f'hook type "{kind}" is not supported; only "command" hooks run'
+            return "type", message, "unsupportedType"
+        return "type", '"type" must be "command"', "typeNotCommand"
     command = raw.get("command")
     if not isinstance(command, str) or not command.strip():
-        return "command", '"command" must be a non-empty string'
+        return "command", '"command" must be a non-empty string', "commandEmpty"
     timeout = raw.get("timeout")
     if "timeout" in raw and (
         isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
     ):
-        return "timeout", '"timeout" must be a positive number of seconds'
+        return "timeout", '"timeout" must be a positive number of seconds', "invalidTimeout"
     for flag in ("async", "asyncRewake"):
         if flag in raw and not isinstance(raw[flag], bool):
-            return flag, f'"{flag}" must be true or false'
+            return flag, f'"{flag}" must be true or false', "notBoolean"
     for text in ("statusMessage", "description"):
         if text in raw and not isinstance(raw[text], str):
-            return text, f'"{text}" must be a string'
+            return text, f'"{text}" must be a string', "notString"
     unsupported = sorted(k for k in raw if k not in HANDLER_FIELDS and k in ("if", "args", "shell"))
     if unsupported:
-        return unsupported[0], f'"{unsupported[0]}" is not supported; the hook was skipped'
+        message = f'"{unsupported[0]}" is not supported; the hook was skipped'
+        return unsupported[0], message, "unsupportedField"
     return None
 
 
-def _suggest(name: str) -> str:
+def _suggest(name: str) -> str | None:
+    """The event `name` means when only its case is wrong (event names are case-sensitive)."""
     for known in WAVE_EVENTS:
         if known.lower() == str(name).lower():
-            return f' (did you mean "{known}"? event names are case-sensitive)'
-    return ""
+            return known
+    return None
+
+
+def _suggestion_text(suggestion: str | None) -> str:
+    if suggestion is None:
+        return ""
+    return f' (did you mean "{suggestion}"? event names are case-sensitive)'
 
 
 def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
@@ -216,6 +270,7 @@ class WaveSources:
     files: tuple[ConfigFile, ...]
     diagnostics: tuple[Diagnostic, ...]
     hooks_disabled: bool
+    disabled_by: Path | None  # the file whose disableAllHooks: true is in force
     dialects: frozenset[DialectName]  # the dialects that are on (`hookDialects`)
 
 
@@ -249,28 +304,35 @@ def load(
     diagnostics += plugin_problems
     diagnostics += [d for reader in readers for d in reader.diagnostics]
     diagnostics += _switch_problems(settings) + dialect_problems
+    disabled_by = _disabled_by(settings)
     return WaveSources(
         handlers=tuple(h for reader in readers for h in reader.handlers),
         files=tuple(_settings_file(file) for file in settings.files) + plugin_files,
         diagnostics=tuple(diagnostics),
-        hooks_disabled=_disable_all(settings),
+        hooks_disabled=disabled_by is not None,
+        disabled_by=disabled_by,
         dialects=dialects,
     )
 
 
-def _disable_all(settings: WaveSettings) -> bool:
-    """`disableAllHooks` from the most specific trusted file that sets it (local > project >
-    user)."""
-    value = False
-    for _, setting in settings.values("disableAllHooks"):
+def _disabled_by(settings: WaveSettings) -> Path | None:
+    """The file whose `disableAllHooks: true` is in force: the most specific trusted file that
+    sets it (local > project > user) decides; None when hooks are on."""
+    decided: tuple[Path, bool] | None = None
+    for file, setting in settings.values("disableAllHooks"):
         if isinstance(setting, bool):
-            value = setting
-    return value
+            decided = (file.path, setting)
+    return decided[0] if decided is not None and decided[1] else None
 
 
 def _switch_problems(settings: WaveSettings) -> list[Diagnostic]:
     return [
-        Diagnostic(str(file.path), "/disableAllHooks", '"disableAllHooks" must be true or false')
+        Diagnostic(
+            str(file.path),
+            "/disableAllHooks",
+            '"disableAllHooks" must be true or false',
+            "switchNotBoolean",
+        )
         for file, setting in settings.values("disableAllHooks")
         if not isinstance(setting, bool)
     ]
@@ -310,16 +372,21 @@ def _plugins(
 ) -> tuple[tuple[ConfigFile, ...], list[_Reader], list[Diagnostic]]:
     """Hooks of each plugin enabled in settings (`enabledPlugins`, later files override)."""
     enabled: dict[str, bool] = {}
+    enabled_in: dict[str, tuple[Path, str]] = {}  # where each plugin was switched on
     problems: list[Diagnostic] = []
     for file, setting in settings.values("enabledPlugins"):
         if not isinstance(setting, Mapping) or not all(
             isinstance(v, bool) for v in setting.values()
         ):
             message = '"enabledPlugins" must be an object of plugin names to true/false'
-            problems.append(Diagnostic(str(file.path), "/enabledPlugins", message))
+            problems.append(
+                Diagnostic(str(file.path), "/enabledPlugins", message, "pluginsNotObject")
+            )
             continue
         for key, on in setting.items():
-            enabled[str(key).split("@", 1)[0]] = on
+            name = str(key).split("@", 1)[0]
+            enabled[name] = on
+            enabled_in[name] = (file.path, pointer_join("enabledPlugins", str(key)))
 
     files: list[ConfigFile] = []
     readers: list[_Reader] = []
@@ -329,8 +396,19 @@ def _plugins(
         if not on:
             continue
         if not is_directory(root):
+            where, pointer = enabled_in[name]
+            message = (
+                f'enabled plugin "{name}" is not installed (no folder {root}): '
+                f"install it or remove it from enabledPlugins"
+            )
             problems.append(
-                Diagnostic(str(root), None, f'enabled plugin "{name}" is not installed')
+                Diagnostic(
+                    str(where),
+                    pointer,
+                    message,
+                    "pluginNotInstalled",
+                    {"name": name, "folder": str(root)},
+                )
             )
             continue
         hooks_file = paths.plugin_hooks_file(root)

@@ -63,7 +63,7 @@ class OpenedPage(val handle: PageHandle, val resources: PageResources)
 class WaveHost(private val config: HostConfig, private val ide: IdeHost, private val log: (String) -> Unit = {}) {
     private val relayThread = Executors.newSingleThreadScheduledExecutor { daemon(it, "wavehost-relay") }
     private val lifecycle: ScheduledExecutorService = Executors.newSingleThreadScheduledExecutor { daemon(it, "wavehost-lifecycle") }
-    val relay = Relay(ide, relayThread, log)
+    val relay = Relay(ide, relayThread, log) { restart() }
 
     @Volatile private var theme = config.theme
     @Volatile private var trusted = config.trusted

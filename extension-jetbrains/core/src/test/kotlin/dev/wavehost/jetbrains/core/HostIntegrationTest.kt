@@ -129,6 +129,24 @@ class HostIntegrationTest {
     }
 
     @Test
+    fun `when serve gives up the page hears why (serverState), and the page's Restart starts a fresh server`() {
+        // Restarts on their own are off (attempts 0): the page's Restart button is the way back.
+        val h = start(project(), backoff = Backoff(first = Duration.ofMillis(10), attempts = 0))
+        val (page, link) = page(h, View.SETTINGS)
+        fun states() = link.envelopes().filter { it["kind"].asString == "shell" && it["command"].asString == ShellCommands.SERVER_STATE }
+            .map { it["args"].asJsonObject }
+        val first = h.serverPid()!!
+        ProcessHandle.of(first).get().destroyForcibly()
+        waitUntil("serverState running false") { states().any { !it["running"].asBoolean } }
+        val down = states().first { !it["running"].asBoolean }
+        assertTrue(down["reason"].asString.startsWith("wavehost serve stopped"), down.toString())
+
+        page.receive("""{"kind":"shell","command":"${ShellCommands.RESTART_SERVER}","args":{}}""")
+        waitUntil("a fresh server") { h.serverPid().let { it != null && it != first } }
+        waitUntil("the page reloaded") { link.reloads == 1 }
+    }
+
+    @Test
     fun `trust changes both ways reach the running server, and its pages are told the hooks changed`() {
         val h = start(project())
         val (page, link) = page(h, View.SETTINGS)

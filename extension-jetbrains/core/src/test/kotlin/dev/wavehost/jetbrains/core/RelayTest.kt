@@ -217,9 +217,37 @@ class RelayTest {
         settle()
         server.answer(0, JsonObject()) // too late: already answered
         settle()
-        val answers = link.envelopes()
+        val answers = link.envelopes().filter { it["kind"].asString == "response" }
         assertEquals(listOf("p1", "p2"), answers.map { it["id"].asString })
         assertTrue(answers.all { it["error"].asJsonObject["message"].asString == "wavehost serve stopped (exit code 1): boom" })
+    }
+
+    @Test
+    fun `every page hears serverState when the server stops, with why, and again when it runs`() {
+        val (_, settings) = page(View.SETTINGS)
+        val (_, chat) = page(View.CHAT)
+        relay.serverUp(server)
+        relay.serverDown("wavehost serve stopped (exit code 1): boom")
+        relay.serverUp(server)
+        settle()
+        for (link in listOf(settings, chat)) {
+            val states = link.envelopes().filter { it["kind"].asString == "shell" && it["command"].asString == ShellCommands.SERVER_STATE }
+                .map { it["args"].asJsonObject }
+            assertEquals(listOf(true, false, true), states.map { it["running"].asBoolean })
+            assertEquals("wavehost serve stopped (exit code 1): boom", states[1]["reason"].asString)
+            assertTrue(states[0]["reason"].isJsonNull && states[2]["reason"].isJsonNull)
+        }
+    }
+
+    @Test
+    fun `a page's restartServer asks the host for a fresh server`() {
+        var restarts = 0
+        val restarting = Relay(actions, thread, restartServer = { restarts++ })
+        val handle = restarting.attach(View.SETTINGS, FakePage())
+        handle.receive("""{"kind":"shell","command":"${ShellCommands.RESTART_SERVER}","args":{}}""")
+        settle()
+        assertEquals(1, restarts)
+        assertEquals(emptyList<String>(), actions.calls)
     }
 
     @Test

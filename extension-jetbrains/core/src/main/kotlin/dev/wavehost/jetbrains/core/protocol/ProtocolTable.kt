@@ -9,6 +9,10 @@ object ProtocolTable {
     const val HOOKS_PREFILL = "wave/hooks/prefill"
     const val OPEN_CONFIG_FILE = "wave/openConfigFile"
     const val WORKSPACE_SET_TRUSTED = "wave/workspace/setTrusted"
+    const val HOOKS_HISTORY = "wave/hooks/history"
+    const val HOOKS_SAMPLE = "wave/hooks/sample"
+    const val HOOKS_TEST = "wave/hooks/test"
+    const val HOOKS_EXPLAIN = "wave/hooks/explain"
     const val HOOKS_CHANGED = "wave/hooks/changed"
     const val CHAT_OPEN = "wave/chat/open"
     const val CHAT_SEND = "wave/chat/send"
@@ -26,6 +30,10 @@ object ProtocolTable {
         ProtocolMethod(HOOKS_PREFILL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
         ProtocolMethod(OPEN_CONFIG_FILE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
         ProtocolMethod(WORKSPACE_SET_TRUSTED, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = true),
+        ProtocolMethod(HOOKS_HISTORY, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_SAMPLE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_TEST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(HOOKS_EXPLAIN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
         ProtocolMethod(HOOKS_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = false, shellOnly = false),
         ProtocolMethod(CHAT_OPEN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_SEND, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
@@ -57,4 +65,8 @@ object ShellCommands {
     const val SHOW_FILE = "showFile"
     /** shellToPage: The IDE's language changed: render in this locale from now on. */
     const val SET_LOCALE = "setLocale"
+    /** pageToShell: Start wavehost serve again after it stopped (the shell answers with serverState). */
+    const val RESTART_SERVER = "restartServer"
+    /** shellToPage: wavehost serve stopped (running false, with why) or runs again: the page disables its actions and offers Restart, then reloads its views. */
+    const val SERVER_STATE = "serverState"
 }

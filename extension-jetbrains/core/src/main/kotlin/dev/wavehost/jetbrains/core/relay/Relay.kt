@@ -73,9 +73,17 @@ class PageHandle internal constructor(val id: Int, val view: View, internal val 
  *   question from the page;
  * - nothing is sent to a page before it said `ready` (it is queued until then);
  * - `closeSettings` is a settings page's last message: it closes the tab at once (after what the
- *   page sent earlier, in order); anything the page sends after it is ignored.
+ *   page sent earlier, in order); anything the page sends after it is ignored;
+ * - the pages hear `serverState` when the server stops (running false, with why: they disable
+ *   their actions and offer Restart) and when it runs again; a page's `restartServer` asks
+ *   [restartServer] for a fresh server.
  */
-class Relay(private val actions: ShellActions, private val executor: ScheduledExecutorService, private val log: (String) -> Unit = {}) {
+class Relay(
+    private val actions: ShellActions,
+    private val executor: ScheduledExecutorService,
+    private val log: (String) -> Unit = {},
+    private val restartServer: () -> Unit = {},
+) {
     private class InFlight(val page: PageHandle, val future: CompletableFuture<JsonElement?>)
     private class Question(val page: PageHandle, val future: CompletableFuture<JsonElement?>)
 
@@ -95,7 +103,10 @@ class Relay(private val actions: ShellActions, private val executor: ScheduledEx
         return page
     }
 
-    fun serverUp(port: ServerPort) = executor.execute { server = port }
+    fun serverUp(port: ServerPort) = executor.execute {
+        server = port
+        broadcast(serverState(running = true, reason = null))
+    }
 
     /** The server stopped: every request still waiting gets an error answer that says why. */
     fun serverDown(reason: String) = executor.execute {
@@ -105,6 +116,7 @@ class Relay(private val actions: ShellActions, private val executor: ScheduledEx
             inFlight.remove(key)
             post(entry.page, Envelope.errorResponse(key.second, Envelope.error(ResponseErrorCode.InternalError.value, reason)))
         }
+        broadcast(serverState(running = false, reason = reason))
     }
 
     /** Runs a script in every page (a theme change). */
@@ -245,6 +257,7 @@ class Relay(private val actions: ShellActions, private val executor: ScheduledEx
                 deliverPrefill()
             }
             ShellCommands.OPEN_SETTINGS -> actions.openSettings()
+            ShellCommands.RESTART_SERVER -> restartServer()
             else -> log("$page sent an unknown shell command: ${shell.command}")
         }
     }
@@ -271,6 +284,16 @@ class Relay(private val actions: ShellActions, private val executor: ScheduledEx
         // Its requests still run (a session outlives its page); their answers are dropped.
         inFlight.keys.removeIf { it.first == page.id }
     }
+
+    private fun broadcast(envelope: JsonObject) = pages.forEach { post(it, envelope) }
+
+    private fun serverState(running: Boolean, reason: String?) = Envelope.shell(
+        ShellCommands.SERVER_STATE,
+        JsonObject().apply {
+            addProperty("running", running)
+            addProperty("reason", reason)
+        },
+    )
 
     private fun bind(sessionId: String, page: PageHandle) {
         val list = sessions.getOrPut(sessionId) { mutableListOf() }

@@ -1,0 +1,153 @@
+// Benchmark of the settings page with 500 hooks in real Chromium against a real `wavehost web`:
+// time to first render (the list's answer → first screen of rows painted, and → all 500 rows in
+// the DOM), to filter (typing → rows shown), and delete (confirm click → row gone, server round trip
+// included). The list request alone, timed in the same page, is the baseline the render is a
+// ratio of (the machine is shared and noisy). Prints the median of 5 runs each.
+//
+//   node bench/webview.mjs                 (after scripts/setup; needs Debian's chromium)
+//   node bench/webview.mjs --against DIR   (also another build of the webview, e.g. main's
+//                                           `vite build --outDir DIR`: runs alternate, same machine moment)
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(join(repo, "webview/package.json"));
+const { chromium } = require("playwright-core");
+const RUNS = 5;
+const HOOKS = 500;
+
+function workspace() {
+  const root = mkdtempSync(join(tmpdir(), "wavehost-bench-"));
+  const home = join(root, "home");
+  const project = join(root, "app");
+  const events = ["PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit", "SessionStart"];
+  const hooks = {};
+  for (let i = 0; i < HOOKS; i++) {
+    const event = events[i % events.length];
+    (hooks[event] ??= []).push({ matcher: "Bash|Write", hooks: [{ type: "command", command: `./check-${i}.sh --flag` }] });
+  }
+  mkdirSync(join(project, ".wave"), { recursive: true });
+  mkdirSync(join(home, ".wave"), { recursive: true });
+  writeFileSync(join(project, ".wave/settings.json"), JSON.stringify({ hooks }, null, 2));
+  return { root, home, project };
+}
+
+async function startWeb(ws, dist) {
+  const child = spawn(join(repo, ".venv/bin/wavehost"), ["web", "--project", ws.project, "--port", "0", "--locale", "en"], {
+    env: { ...process.env, HOME: ws.home, WAVEHOST_WEBVIEW_DIST: dist },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  const url = await new Promise((ok, fail) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
+      if (m) ok(m[1]);
+    });
+    child.on("exit", (code) => fail(new Error(`wavehost web exited ${code}: ${out}`)));
+  });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+const rowsAre = (want) =>
+  document.querySelector("wave-app")?.shadowRoot?.querySelector("wave-hooks-page")?.shadowRoot?.querySelectorAll("li.hook:not([hidden])").length === want;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const against = process.argv.indexOf("--against");
+const builds = [{ name: "this build", dist: join(repo, "webview/dist") }];
+if (against > 0) builds.push({ name: `against ${process.argv[against + 1]}`, dist: resolve(process.argv[against + 1]) });
+
+/** One run on a fresh page: list baseline, render, filter, delete (the workspace loses a hook). */
+async function measure(browser, web, hooks) {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  await page.goto(web.url);
+  await page.waitForFunction(rowsAre, hooks, { timeout: 120_000 });
+  const [baseline, render, everyRow] = await page.evaluate(`(async () => {
+    const host = document.querySelector("wave-app").shadowRoot.querySelector("wave-hooks-page");
+    const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+    const rows = () => host.shadowRoot.querySelectorAll("li.hook").length;
+    const want = rows();
+    // Baseline, same page and moment: the list request alone (server, socket, JSON), no render.
+    let t0 = performance.now();
+    await host.actions.list();
+    const baseline = performance.now() - t0;
+    // Render from nothing: the list is dropped, fetched again and shown; timed from its answer.
+    host.list = null;
+    await host.updateComplete;
+    const list = host.actions.list.bind(host.actions);
+    let answered = 0;
+    host.actions.list = async () => {
+      const result = await list();
+      answered = performance.now();
+      return result;
+    };
+    t0 = performance.now();
+    await host.reload();
+    await host.updateComplete;
+    await frame(); // painted
+    const first = performance.now() - answered;
+    while (rows() < want) await frame();
+    host.actions.list = list;
+    return [baseline, first, performance.now() - answered];
+  })()`);
+  const filter = await page.evaluate(`(async () => {
+    const host = document.querySelector("wave-app").shadowRoot.querySelector("wave-hooks-page");
+    const input = host.shadowRoot.querySelector("input[type=search]");
+    const t0 = performance.now();
+    input.value = "check-42";
+    input.dispatchEvent(new Event("input"));
+    await host.updateComplete;
+    host.shadowRoot.querySelector("li.hook").getBoundingClientRect(); // laid out
+    const t = performance.now() - t0;
+    input.value = "";
+    input.dispatchEvent(new Event("input"));
+    await host.updateComplete;
+    return t;
+  })()`);
+  await page.waitForFunction(rowsAre, hooks);
+  await page.locator("li.hook [data-action=delete]").first().click();
+  await page.locator("[data-action=confirm]").waitFor();
+  const t0 = Date.now();
+  await page.locator("[data-action=confirm]").click();
+  await page.waitForFunction(rowsAre, hooks - 1, { polling: 16 });
+  const del = Date.now() - t0;
+  await page.close();
+  return { baseline, render, everyRow, filter, del };
+}
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_BIN ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
+const sides = [];
+try {
+  for (const build of builds) {
+    const ws = workspace();
+    sides.push({ ...build, ws, web: await startWeb(ws, build.dist), runs: [] });
+  }
+  for (let run = 0; run < RUNS; run++) for (const side of sides) side.runs.push(await measure(browser, side.web, HOOKS - run));
+} finally {
+  await browser.close();
+  for (const side of sides) {
+    side.web.stop();
+    rmSync(side.ws.root, { recursive: true, force: true });
+  }
+}
+const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
+console.log(`settings page, ${HOOKS} hooks, Chromium, median of ${RUNS}:`);
+for (const side of sides) {
+  const m = (k) => median(side.runs.map((r) => r[k]));
+  const line = (label, k, extra = "") => console.log(`    ${label.padEnd(36)} ${m(k).toFixed(1).padStart(7)} ms   (runs: ${fmt(side.runs.map((r) => r[k]))})${extra}`);
+  console.log(`  ${side.name}:`);
+  line("baseline: the list request alone", "baseline");
+  line("answer → first screen painted", "render", `  ${(m("render") / m("baseline")).toFixed(2)}× baseline`);
+  line("answer → every row in the DOM", "everyRow");
+  line("filter (type → rows shown)", "filter");
+  line("delete (confirm → row gone)", "del");
+}
+if (sides.length === 2) {
+  const ratio = (k) => (median(sides[0].runs.map((r) => r[k])) / median(sides[1].runs.map((r) => r[k]))).toFixed(2);
+  console.log(`  this build / other: first screen ${ratio("render")}×, filter ${ratio("filter")}×, delete ${ratio("del")}×`);
+}

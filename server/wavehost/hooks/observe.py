@@ -1,0 +1,20 @@
+"""What the engine tells an observer: each event it was asked to dispatch, each hook process it ran.
+
+The engine knows nothing about where this goes; the settings layer's run log (`settings.runlog`)
+is the observer sessions give it, so the settings page can show what ran, and what did not.
+"""
+
+from typing import Protocol
+
+from wavehost.hooks.payloads import HookInput
+from wavehost.hooks.runner import HookRun
+
+
+class RunObserver(Protocol):
+    def event(self, payload: HookInput) -> None:
+        """An event was dispatched (whether or not any hook matched it)."""
+        ...
+
+    def ran(self, payload: HookInput, run: HookRun) -> object:
+        """A hook ran for `payload` (foreground or background) and finished."""
+        ...

@@ -1,0 +1,236 @@
+"""The hook run log: what each hook did when it last ran, and which events happened, per project.
+
+One JSON-lines file per project in the user's folder (`paths.run_log`), appended to by every
+server and CLI run of that project. Bounded everywhere: a record keeps the first lines of the
+hook's output; the file is compacted (per hook the newest `per_hook` runs, per event the newest
+`per_event` events) once it grows past `max_bytes`; reading looks only at its last `max_bytes`.
+A damaged line is skipped. Writing never fails a session: a file that cannot be written is
+logged and the run goes unrecorded.
+"""
+
+import contextlib
+import json
+import logging
+import os
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from wavehost.hooks.catalogue import event_of
+from wavehost.hooks.dialects import DIALECTS
+from wavehost.hooks.outcome import subject_of
+from wavehost.hooks.payloads import HookInput
+from wavehost.hooks.runner import HookRun
+from wavehost.plumbing.atomic import write_temp
+from wavehost.settings.files import locked_directory
+
+log = logging.getLogger(__name__)
+
+Trigger = Literal["session", "test"]
+OUTPUT_LINES = 20  # lines of stdout / stderr kept per run
+OUTPUT_CHARS = 2000  # and at most this many characters of each
+PER_HOOK = 20
+PER_EVENT = 30
+MAX_BYTES = 512 * 1024
+
+
+def first_lines(text: str, lines: int = OUTPUT_LINES, chars: int = OUTPUT_CHARS) -> str:
+    """The start of a hook's output, saying what was cut."""
+    kept = text.splitlines()[:lines]
+    short = "\n".join(kept)[:chars]
+    more = len(text.rstrip("\n")) - len(short)
+    return f"{short}\n… [{more} more characters]" if more > 0 else short
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    hook_id: str
+    at: float  # seconds since the epoch
+    event: str
+    subject: str | None  # what the matcher was tested against (tool name, source, …)
+    session_id: str | None
+    trigger: Trigger
+    exit_code: int | None
+    duration_ms: float
+    timed_out: bool
+    spawn_error: str | None
+    blocked: bool  # this run alone blocked what the event was about
+    stdout: str
+    stderr: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventSeen:
+    at: float
+    event: str
+    subject: str | None
+    session_id: str
+
+
+def _record_of(raw: Any) -> RunRecord | EventSeen | None:
+    if not isinstance(raw, dict):
+        return None
+    kind = raw.pop("kind", None)
+    try:
+        if kind == "run":
+            return RunRecord(**raw)
+        if kind == "event":
+            return EventSeen(**raw)
+    except TypeError:
+        return None
+    return None
+
+
+def _line(item: RunRecord | EventSeen) -> bytes:
+    kind = "run" if isinstance(item, RunRecord) else "event"
+    return (json.dumps({"kind": kind, **asdict(item)}, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+class RunLog:
+    """The run log of one project; also the engine's `RunObserver` for sessions of it."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        per_hook: int = PER_HOOK,
+        per_event: int = PER_EVENT,
+        max_bytes: int = MAX_BYTES,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = path
+        self.per_hook = per_hook
+        self.per_event = per_event
+        self.max_bytes = max_bytes
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._cache: tuple[tuple[int, int] | None, list[RunRecord | EventSeen]] = (None, [])
+
+    # -- recording (RunObserver) ------------------------------------------------------------
+
+    def event(self, payload: HookInput) -> None:
+        seen = EventSeen(
+            self._clock(), payload.hook_event_name, subject_of(payload), payload.session_id
+        )
+        self._append(seen)
+
+    def ran(self, payload: HookInput, run: HookRun, trigger: Trigger = "session") -> RunRecord:
+        record = RunRecord(
+            hook_id=run.handler.id,
+            at=self._clock(),
+            event=event_of(payload).name,
+            subject=subject_of(payload),
+            session_id=payload.session_id if trigger == "session" else None,
+            trigger=trigger,
+            exit_code=run.exit_code,
+            duration_ms=round(run.duration_ms, 1),
+            timed_out=run.timed_out,
+            spawn_error=run.spawn_error,
+            blocked=DIALECTS[run.handler.dialect].interpret(payload, [run]).blocked,
+            stdout=first_lines(run.stdout),
+            stderr=first_lines(run.stderr),
+        )
+        self._append(record)
+        return record
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def history(self, hook_id: str) -> list[RunRecord]:
+        """The runs of one hook, newest first."""
+        runs = [r for r in self._items() if isinstance(r, RunRecord) and r.hook_id == hook_id]
+        return runs[::-1][: self.per_hook]
+
+    def last_runs(self) -> dict[str, RunRecord]:
+        last: dict[str, RunRecord] = {}
+        for item in self._items():
+            if isinstance(item, RunRecord):
+                last[item.hook_id] = item
+        return last
+
+    def recent_events(self, event: str, session_id: str | None = None) -> list[EventSeen]:
+        """The newest dispatches of `event` (of one session, if given), newest first."""
+        seen = [
+            e
+            for e in self._items()
+            if isinstance(e, EventSeen)
+            and e.event == event
+            and (session_id is None or e.session_id == session_id)
+        ]
+        return seen[::-1][: self.per_event]
+
+    # -- the file ---------------------------------------------------------------------------
+
+    def _stat(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_size, st.st_mtime_ns)
+
+    def _items(self) -> list[RunRecord | EventSeen]:
+        with self._lock:
+            state = self._stat()
+            if state is not None and self._cache[0] == state:
+                return self._cache[1]
+            items = list(self._read()) if state is not None else []
+            self._cache = (state, items)
+            return items
+
+    def _read(self) -> Iterable[RunRecord | EventSeen]:
+        try:
+            with open(self.path, "rb") as file:
+                size = os.fstat(file.fileno()).st_size
+                if size > self.max_bytes:
+                    file.seek(size - self.max_bytes)
+                    file.readline()  # the rest of a line cut in the middle
+                data = file.read(self.max_bytes)
+        except OSError as err:
+            log.warning("cannot read the hook run log %s: %s", self.path, err)
+            return
+        for raw_line in data.splitlines():
+            try:
+                item = _record_of(json.loads(raw_line))
+            except (ValueError, UnicodeDecodeError):
+                continue
+            if item is not None:
+                yield item
+
+    def _append(self, item: RunRecord | EventSeen) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "ab") as file:
+                file.write(_line(item))
+                size = file.tell()
+            if size > self.max_bytes:
+                self._compact()
+        except OSError as err:
+            log.warning("cannot write the hook run log %s: %s", self.path, err)
+
+    def _compact(self) -> None:
+        """Keep per hook and per event only the newest entries (under the folder's lock)."""
+        with locked_directory(self.path.parent), self._lock:
+            self._cache = (None, [])
+            runs: dict[str, deque[RunRecord]] = defaultdict(lambda: deque(maxlen=self.per_hook))
+            events: dict[str, deque[EventSeen]] = defaultdict(lambda: deque(maxlen=self.per_event))
+            order: list[RunRecord | EventSeen] = list(self._read())
+            for item in order:
+                if isinstance(item, RunRecord):
+                    runs[item.hook_id].append(item)
+                else:
+                    events[item.event].append(item)
+            queues: list[deque[RunRecord] | deque[EventSeen]] = [*runs.values(), *events.values()]
+            kept = {id(i) for q in queues for i in q}
+            lines = [_line(i) for i in order if id(i) in kept]
+            total = sum(map(len, lines))
+            start = 0
+            while total > self.max_bytes // 2:  # many hooks: the oldest go, whoever they are
+                total -= len(lines[start])
+                start += 1
+            data = b"".join(lines[start:])
+            with contextlib.suppress(FileNotFoundError):
+                temp, _ = write_temp(self.path, data, os.stat(self.path))
+                os.replace(temp, self.path)

@@ -1,0 +1,175 @@
+"""Test this hook: run one hook for real with a sample payload of its event, as `hooks run` does.
+
+The sample is built from the event's payload model in the catalogue (every required field gets a
+value of its type; the field the matcher tests gets a value this hook's matcher accepts, taken
+from the project's recent real events when there are some). The person may edit it; it is
+validated with the same model before the hook runs. The result is the raw run and what the agent
+would do with it (its dialect's `interpret`, the engine's own function), and it goes into the
+run log.
+"""
+
+import dataclasses
+import types
+import typing
+import uuid
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from wavehost import paths
+from wavehost.hooks.config import HookHandler
+from wavehost.hooks.dialects import DIALECTS
+from wavehost.hooks.outcome import Outcome
+from wavehost.hooks.payloads import HookInput
+from wavehost.hooks.runner import HookContext, HookRun, run_hook
+from wavehost.settings.errors import SettingsError
+from wavehost.settings.runlog import RunLog, RunRecord
+
+TEST_TIMEOUT = 120.0  # seconds at most for a test, whatever the hook's own timeout
+TEST_SESSION = "hook-test"
+
+# What a few well-known tools are called with, so a sample reads like a real call.
+_TOOL_INPUTS: dict[str, dict[str, Any]] = {
+    "Bash": {"command": "ls -la", "description": "List the files"},
+    "Write": {"file_path": "{project}/notes.txt", "content": "hello\n"},
+    "Edit": {"file_path": "{project}/notes.txt", "old_string": "hello", "new_string": "hi"},
+    "Read": {"file_path": "{project}/README.md"},
+    "Glob": {"pattern": "**/*.py"},
+    "Grep": {"pattern": "TODO"},
+}
+_TOOL_NAMES = (*_TOOL_INPUTS, "Agent", "WebFetch", "NotebookEdit", "MultiEdit")
+_TEXTS = {
+    "prompt": "Summarise what changed today",
+    "message": "Wave needs your permission to use Bash",
+    "title": "Permission needed",
+    "notification_type": "permission_prompt",
+    "agent_type": "general-purpose",
+    "agent_id": "agent-1",
+    "reason": "other",
+    "name": "feature-x",
+    "compact_summary": "The conversation so far, in short.",
+    "error": "Command failed with exit code 1",
+    "last_assistant_message": "Done.",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class TrialResult:
+    stdin: str
+    run: HookRun
+    outcome: Outcome
+    record: RunRecord
+    timeout: float
+
+
+def _candidates(annotation: Any) -> list[Any]:
+    """Values a field of this type may take, most typical first (empty: any string)."""
+    if typing.get_origin(annotation) is Literal:
+        return list(typing.get_args(annotation))
+    return []
+
+
+def _matcher_value(handler: HookHandler, field: str, annotation: Any, recent: list[str]) -> Any:
+    matcher = handler.matcher
+    options = recent + _candidates(annotation)
+    if field == "tool_name":
+        options += list(_TOOL_NAMES)
+    if matcher.names:
+        options = sorted(matcher.names) + options
+    for option in options:
+        if matcher.matches(option):
+            return option
+    return options[0] if options else "example"
+
+
+def _value(name: str, annotation: Any, project: Path) -> Any:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _value(name, args[0], project) if args else None
+    if origin is Literal:
+        return typing.get_args(annotation)[0]
+    if annotation is str:
+        return _TEXTS.get(name, str(project) if name.endswith(("cwd", "_path")) else "example")
+    if annotation is bool:
+        return False
+    if annotation in (int, float):
+        return 0
+    if origin is list or annotation is list:
+        return []
+    return {}
+
+
+def sample_payload(
+    handler: HookHandler, project: Path, home: Path | None, recent: list[str]
+) -> dict[str, Any]:
+    """A payload of the hook's event that its matcher accepts (JSON, as the hook reads it)."""
+    spec = handler.event.spec
+    model: type[HookInput] = spec.payload
+    session_id = f"{TEST_SESSION}-{uuid.uuid4().hex[:8]}"
+    out: dict[str, Any] = {
+        "session_id": session_id,
+        "transcript_path": str(paths.transcript_path(session_id, home)),
+        "cwd": str(project),
+        "hook_event_name": handler.event.name,
+    }
+    for name, info in model.model_fields.items():
+        if name in out:
+            continue
+        if name == spec.matcher_field:
+            out[name] = _matcher_value(handler, name, info.annotation, recent)
+        elif not info.is_required():
+            if info.default is not None and name != "hook_event_name":
+                out[name] = info.get_default(call_default_factory=True)
+        else:
+            out[name] = _value(name, info.annotation, project)
+    tool = out.get("tool_name")
+    if "tool_input" in out and isinstance(tool, str):
+        sample = _TOOL_INPUTS.get(tool, {})
+        out["tool_input"] = {
+            k: v.replace("{project}", str(project)) if isinstance(v, str) else v
+            for k, v in sample.items()
+        }
+    if "tool_response" in out:
+        out["tool_response"] = {"success": True}
+    return out
+
+
+def parse_payload(handler: HookHandler, raw: dict[str, Any]) -> HookInput:
+    """The edited payload, checked with the event's model (the event name cannot change)."""
+    model: type[BaseModel] = handler.event.spec.payload
+    data = {**raw, "hook_event_name": handler.event.name}
+    try:
+        payload = model.model_validate(data)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'payload'}: {e['msg']}" for e in err.errors()
+        )
+        raise SettingsError(
+            "invalidPayload",
+            f"The sample payload is not a valid {handler.event.name} input: "
+            f"{problems}. Fix it and run the test again.",
+        ) from err
+    assert isinstance(payload, HookInput)
+    return payload
+
+
+async def run_trial(
+    handler: HookHandler, payload: HookInput, project: Path, run_log: RunLog
+) -> TrialResult:
+    """Run the hook once, for real, in the project; record it as a test run."""
+    timeout = min(handler.timeout or TEST_TIMEOUT, TEST_TIMEOUT)
+    limited = dataclasses.replace(handler, timeout=timeout)
+    stdin = payload.to_stdin()
+    context = HookContext(cwd=Path(payload.cwd), project_dir=project)
+    run = await run_hook(limited, stdin, context)
+    run = dataclasses.replace(run, handler=handler)
+    record = run_log.ran(payload, run, trigger="test")
+    return TrialResult(
+        stdin.decode("utf-8"),
+        run,
+        DIALECTS[handler.dialect].interpret(payload, [run]),
+        record,
+        timeout,
+    )

@@ -1,0 +1,214 @@
+"""The hook inspector over the real server: run history (from chat sessions and tests), Test this
+hook with a sample payload, and "Why didn't my hook fire?" over the project's real events."""
+
+import json
+from typing import Any
+
+import pytest
+from pygls.exceptions import JsonRpcException
+
+from tests.hooks_doc import hook
+from tests.lsp.client import reply, running_server, script
+from tests.workspace import Workspace
+from wavehost import paths
+from wavehost.protocol import table
+
+
+def _hooks(workspace: Workspace, groups: dict[str, list[dict[str, Any]]], **extra: Any) -> None:
+    workspace.write(workspace.project_settings, {"hooks": groups, **extra})
+
+
+def _by_command(listed: dict[str, Any]) -> dict[str, str]:
+    return {h["command"]: h["id"] for h in listed["hooks"]}
+
+
+async def test_runs_in_a_chat_session_are_recorded_per_hook_and_survive_a_restart(
+    workspace: Workspace,
+) -> None:
+    guard = "echo 'no rm here' >&2; exit 2"
+    _hooks(
+        workspace,
+        {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [hook(guard)]}],
+            "PostToolUse": [{"matcher": "Read", "hooks": [hook("echo read-seen")]}],
+        },
+    )
+    bash = ("Bash", {"command": "rm -rf build"})
+    script(workspace, reply("Cleaning.", bash), reply("Blocked, fine."))
+    async with running_server(workspace) as client:
+        ids = _by_command(await client.list_hooks())
+        opened = await client.open_chat()
+        await client.turn(opened["sessionId"], "clean up")
+        history = await client.call(table.HOOKS_HISTORY.name, {"id": ids[guard]})
+        last = await client.call(table.HOOKS_HISTORY.name, {})
+
+    [run] = history["runs"]
+    assert (run["event"], run["subject"], run["exitCode"]) == ("PreToolUse", "Bash", 2)
+    assert (run["blocked"], run["trigger"]) == (True, "session")
+    assert run["sessionId"] == opened["sessionId"]
+    assert run["stderr"] == "no rm here\n" or run["stderr"].strip() == "no rm here"
+    assert run["durationMs"] > 0
+    # The Read hook never ran: only the guard has a last run.
+    assert [r["hookId"] for r in last["runs"]] == [ids[guard]]
+
+    # Persisted per project, outside the project: a new server reads it back.
+    log_file = paths.run_log(workspace.project, workspace.home)
+    assert log_file.is_file()
+    assert not any(p.name.endswith(".jsonl") for p in workspace.project.rglob("*"))
+    async with running_server(workspace) as client:
+        again = await client.call(table.HOOKS_HISTORY.name, {"id": ids[guard]})
+    assert again["runs"] == history["runs"]
+
+
+async def test_test_this_hook_runs_it_with_an_editable_sample_and_interprets_the_result(
+    workspace: Workspace,
+) -> None:
+    script_file = workspace.write(
+        workspace.root / "check.py",
+        "import json, sys\n"
+        "d = json.load(sys.stdin)\n"
+        "print(d['tool_input'], file=sys.stderr)\n"
+        "sys.exit(2 if 'rm' in d['tool_input'].get('command', '') else 0)\n",
+    )
+    check = f"python3 {script_file}"
+    _hooks(workspace, {"PreToolUse": [{"matcher": "Bash|Write", "hooks": [hook(check)]}]})
+    async with running_server(workspace) as client:
+        [hook_id] = _by_command(await client.list_hooks()).values()
+        sample = await client.call(table.HOOKS_SAMPLE.name, {"id": hook_id})
+        payload = sample["payload"]
+        assert sample["event"] == "PreToolUse"
+        assert payload["hook_event_name"] == "PreToolUse"
+        assert payload["tool_name"] == "Bash"  # a name the matcher accepts
+        assert payload["cwd"] == str(workspace.project)
+        assert payload["tool_input"]["command"]
+
+        allowed = await client.call(table.HOOKS_TEST.name, {"id": hook_id, "payload": payload})
+        edited = {**payload, "tool_input": {"command": "rm -rf /tmp/x"}}
+        blocked = await client.call(table.HOOKS_TEST.name, {"id": hook_id, "payload": edited})
+        history = await client.call(table.HOOKS_HISTORY.name, {"id": hook_id})
+
+        with pytest.raises(JsonRpcException) as bad:
+            await client.call(
+                table.HOOKS_TEST.name, {"id": hook_id, "payload": {**payload, "tool_input": 3}}
+            )
+
+    assert allowed["exitCode"] == 0
+    assert allowed["outcome"]["blocked"] is False
+    assert json.loads(allowed["stdin"])["tool_name"] == "Bash"
+    assert blocked["exitCode"] == 2
+    assert "rm -rf /tmp/x" in blocked["stderr"]
+    assert blocked["outcome"]["blocked"] is True
+    assert blocked["outcome"]["toolError"].startswith("PreToolUse:Bash hook error:")
+    assert blocked["durationMs"] > 0
+    assert blocked["timedOut"] is False
+    assert [r["trigger"] for r in history["runs"]] == ["test", "test"]
+    assert [r["exitCode"] for r in history["runs"]] == [2, 0]  # newest first
+    assert bad.value.data["reason"] == "invalidPayload"
+    assert "tool_input" in bad.value.message
+
+
+async def test_an_untrusted_hook_is_not_run_even_as_a_test(workspace: Workspace) -> None:
+    marker = workspace.root / "ran"
+    _hooks(workspace, {"Stop": [{"hooks": [hook(f"touch {marker}")]}]})
+    async with running_server(workspace, options={"trusted": False}) as client:
+        [hook_id] = _by_command(await client.list_hooks()).values()
+        sample = await client.call(table.HOOKS_SAMPLE.name, {"id": hook_id})
+        with pytest.raises(JsonRpcException) as refused:
+            await client.call(table.HOOKS_TEST.name, {"id": hook_id, "payload": sample["payload"]})
+        explained = await client.call(table.HOOKS_EXPLAIN.name, {"id": hook_id})
+    assert refused.value.data["reason"] == "untrusted"
+    assert not marker.exists()
+    trusted = next(s for s in explained["steps"] if s["code"] == "trusted")
+    assert trusted["status"] == "fail"
+    assert explained["fires"] is False
+
+
+async def test_why_didnt_it_fire_tests_the_matcher_against_the_sessions_real_tool_calls(
+    workspace: Workspace,
+) -> None:
+    """A case-sensitive name that never matches, a regex that matched more than meant, and a
+    command that another file already runs; all seen in real tool calls of a chat session."""
+    workspace.write(
+        workspace.user_settings,
+        {
+            "provider": "scripted",
+            "script": str(workspace.root / "script.json"),
+            "hooks": {"PostToolUse": [{"matcher": "Read", "hooks": [hook("echo same")]}]},
+        },
+    )
+    _hooks(
+        workspace,
+        {
+            "PostToolUse": [
+                {"matcher": "bash", "hooks": [hook("echo lower")]},
+                {"matcher": "^Ed", "hooks": [hook("echo regex")]},
+                {"matcher": "Read", "hooks": [hook("echo same")]},
+            ]
+        },
+    )
+    readme = workspace.project / "README.md"
+    readme.write_text("hello\n")
+    workspace.write(
+        workspace.root / "script.json",
+        {
+            "turns": [
+                reply(
+                    "Looking.",
+                    ("Bash", {"command": "echo hi"}),
+                    ("Read", {"file_path": str(readme)}),
+                    ("Edit", {"file_path": str(readme), "old_string": "hello", "new_string": "hi"}),
+                ),
+                reply("Done."),
+            ]
+        },
+    )
+    async with running_server(workspace) as client:
+        listed = await client.list_hooks()
+        opened = await client.open_chat(permissionMode="bypassPermissions")
+        await client.turn(opened["sessionId"], "look around")
+        ids = {(h["source"], h["command"]): h["id"] for h in listed["hooks"]}
+
+        async def steps(key: tuple[str, str]) -> dict[str, dict[str, Any]]:
+            answer = await client.call(
+                table.HOOKS_EXPLAIN.name, {"id": ids[key], "sessionId": opened["sessionId"]}
+            )
+            return {s["code"]: s for s in answer["steps"]} | {"fires": answer["fires"]}
+
+        lower = await steps(("project", "echo lower"))
+        regex = await steps(("project", "echo regex"))
+        twin = await steps(("project", "echo same"))
+        original = await steps(("user", "echo same"))
+
+    def cases(step: dict[str, Any]) -> dict[str, str]:
+        return {c["subject"]: c["verdict"] for c in step["cases"]}
+
+    assert [k for k in lower if k != "fires"] == [
+        "discovered", "parsed", "trusted", "enabled", "event", "matcher", "dedupe"
+    ]  # fmt: skip
+    assert lower["matcher"]["status"] == "fail"
+    assert cases(lower["matcher"]) == {"Bash": "caseMismatch", "Read": "noMatch", "Edit": "noMatch"}
+    assert next(c for c in lower["matcher"]["cases"] if c["subject"] == "Bash")["hint"] == "bash"
+    assert lower["fires"] is False
+    # "^Ed" is a regex (searched): it fired on Edit, matching only part of the name.
+    assert regex["matcher"]["status"] == "pass"
+    assert cases(regex["matcher"])["Edit"] == "partialMatch"
+    # The same command in the user's file runs first; the project's twin never does.
+    assert cases(twin["matcher"])["Read"] == "deduplicated"
+    assert twin["dedupe"]["status"] == "fail"
+    assert twin["dedupe"]["args"]["path"] == str(workspace.user_settings)
+    assert original["dedupe"]["status"] == "pass"
+    assert cases(original["matcher"])["Read"] == "fired"
+
+
+async def test_why_didnt_it_fire_names_the_file_whose_disable_all_hooks_is_in_force(
+    workspace: Workspace,
+) -> None:
+    _hooks(workspace, {"Stop": [{"hooks": [hook("echo bye")]}]})
+    workspace.write(workspace.local_settings, {"disableAllHooks": True})
+    async with running_server(workspace) as client:
+        [hook_id] = _by_command(await client.list_hooks()).values()
+        explained = await client.call(table.HOOKS_EXPLAIN.name, {"id": hook_id})
+    enabled = next(s for s in explained["steps"] if s["code"] == "enabled")
+    assert (enabled["status"], enabled["args"]["path"]) == ("fail", str(workspace.local_settings))
+    matcher = next(s for s in explained["steps"] if s["code"] == "matcher")
+    assert matcher["args"]["field"] == ""  # Stop has no matcher: it fires on every stop

@@ -1,0 +1,75 @@
+"""The hook run log stays bounded, skips damage, and keeps the newest runs per hook."""
+
+import json
+from pathlib import Path
+
+from tests.hooks.inputs import common
+from wavehost.hooks.catalogue import Event
+from wavehost.hooks.payloads import PreToolUseInput
+from wavehost.hooks.runner import HookRun
+from wavehost.hooks.sources import load_hook_config
+from wavehost.settings.runlog import RunLog, first_lines
+
+
+def _handlers(project: Path, count: int) -> list:  # type: ignore[type-arg]
+    groups = [{"hooks": [{"type": "command", "command": f"hook {i}"}]} for i in range(count)]
+    config = load_hook_config(project, programmatic={"PreToolUse": groups})
+    return list(config.handlers)
+
+
+def _payload(project: Path) -> PreToolUseInput:
+    return PreToolUseInput(**common("PreToolUse", project, tool_name="Bash", tool_input={}))
+
+
+def test_output_keeps_its_first_lines_and_says_how_much_was_cut() -> None:
+    text = "".join(f"line {i}\n" for i in range(100))
+    kept = first_lines(text)
+    assert kept.startswith("line 0\nline 1\n")
+    assert "line 19" in kept
+    assert "line 20" not in kept
+    assert kept.endswith("more characters]")
+    assert first_lines("short\n") == "short"
+
+
+def test_the_file_is_compacted_to_the_newest_runs_per_hook_and_stays_under_its_cap(
+    tmp_path: Path, project: Path
+) -> None:
+    path = tmp_path / "runs" / "log.jsonl"
+    clock = iter(range(1, 100_000))
+    log = RunLog(path, per_hook=3, per_event=2, max_bytes=8_000, clock=lambda: float(next(clock)))
+    payload = _payload(project)
+    handlers = _handlers(project, 4)
+    for round_ in range(40):
+        log.event(payload)
+        for handler in handlers:
+            log.ran(payload, HookRun(handler, round_, "out", "err", 1.0, 600))
+        assert path.stat().st_size <= 8_000 + 1_000  # one line past the cap at most
+    for handler in handlers:
+        codes = [r.exit_code for r in log.history(handler.id)]
+        assert codes == [39, 38, 37]  # newest first, three kept
+    assert len(log.recent_events(Event.PreToolUse.name)) == 2
+    assert set(log.last_runs()) == {h.id for h in handlers}
+
+
+def test_damaged_lines_and_a_huge_file_are_read_safely(tmp_path: Path, project: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    [handler] = _handlers(project, 1)
+    log = RunLog(path, max_bytes=4_000)
+    log.ran(_payload(project), HookRun(handler, 0, "", "", 1.0, 600))
+    with open(path, "ab") as file:
+        file.write(b'\xff\xfe not json\n{"kind": "run", "bogus": 1}\n[1, 2]\n')
+        file.write(json.dumps({"kind": "event"}).encode() + b"\n")
+    assert [r.exit_code for r in RunLog(path).history(handler.id)] == [0]
+    path.write_bytes(b"x" * 10_000_000)  # not ours any more: read only its tail, find nothing
+    assert RunLog(path, max_bytes=4_000).history(handler.id) == []
+
+
+def test_an_unwritable_log_never_fails_the_run(tmp_path: Path, project: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    [handler] = _handlers(project, 1)
+    log = RunLog(blocker / "log.jsonl")  # its folder is a file: every write fails
+    record = log.ran(_payload(project), HookRun(handler, 2, "", "no", 1.0, 600))
+    assert record.exit_code == 2
+    assert record.blocked is True
+    assert log.history(handler.id) == []
