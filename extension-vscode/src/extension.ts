@@ -5,18 +5,15 @@
 
 import * as vscode from "vscode";
 
+import { COMMANDS } from "./commands";
 import { type HostState, ServerHost } from "./host";
 import { CHAT_VIEW, ChatView, SettingsPanel } from "./pages";
 import { HookProgress } from "./progress";
+import { SHELL } from "./protocol";
 import { Router } from "./relay";
 import { STEPS, Timeline } from "./timeline";
 
-export const COMMANDS = {
-  openSettings: "wavehost.openSettings",
-  openChat: "wavehost.openChat",
-  restartServer: "wavehost.restartServer",
-  showLog: "wavehost.showLog",
-} as const;
+export { COMMANDS };
 
 /** What `activate` returns: the parts, for the tests that run inside the extension host. */
 export interface WavehostApi {
@@ -79,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): WavehostApi {
     status,
     progress,
     host.onDidChangeState(showState),
+    // The pages say so in plain words, disable their actions and offer Restart (restartServer).
+    host.onDidStop((reason) => router.tell(SHELL.SERVER_STATE, { running: false, reason })),
     host.onDidBecomeReady(() => {
       // A restarted server knows no page: the pages are loaded again and re-attach.
       if (started) {

@@ -75,8 +75,11 @@ export class ServerHost implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   /** Fires each time a (re)started server is ready: pages re-attach then. */
   private readonly readyEmitter = new vscode.EventEmitter<void>();
+  /** Fires with why, in one sentence, when the server stopped without being asked to. */
+  private readonly stopEmitter = new vscode.EventEmitter<string>();
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidBecomeReady = this.readyEmitter.event;
+  readonly onDidStop = this.stopEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -84,6 +87,11 @@ export class ServerHost implements vscode.Disposable {
     private readonly router: Router,
     private readonly timeline: Timeline,
   ) {}
+
+  /** Why the server is not running, when it stopped without being asked to (until it runs again). */
+  get down(): string | null {
+    return this.state === "ready" || this.state === "stopped" ? null : this.problem;
+  }
 
   /** The connection, while the server is ready. */
   connection(): ServerPort | undefined {
@@ -243,6 +251,7 @@ export class ServerHost implements vscode.Disposable {
     this.editorWatch.dispose();
     this.stateEmitter.dispose();
     this.readyEmitter.dispose();
+    this.stopEmitter.dispose();
   }
 
   private onExit(generation: number, launch: Launch, exit: Exit): void {
@@ -265,6 +274,7 @@ export class ServerHost implements vscode.Disposable {
     const seconds = restartDelay(this.crashes);
     this.problem = sentence;
     this.setState("crashed");
+    this.stopEmitter.fire(sentence);
     void vscode.window
       .showWarningMessage(`${sentence} Restarting it in ${seconds} s; your chat is kept.`, "Show Log")
       .then((choice) => choice && this.log.show());
@@ -276,6 +286,7 @@ export class ServerHost implements vscode.Disposable {
     this.client = undefined;
     this.problem = sentence;
     this.setState("failed");
+    this.stopEmitter.fire(sentence);
     if (tell) {
       void vscode.window.showErrorMessage(sentence, "Open Settings", "Show Log").then((choice) => {
         if (choice === "Show Log") this.log.show();
@@ -297,8 +308,16 @@ export class ServerHost implements vscode.Disposable {
       },
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue, handled: true }),
-        // Restarts are ours (with back-off and a plain message), not the client's.
-        closed: () => ({ action: CloseAction.DoNotRestart, handled: true }),
+        // Restarts are ours (with back-off and a plain message), not the client's. A connection
+        // that closes while its process lives on ends that process: the exit says why (onExit).
+        closed: () => {
+          const child = this.child;
+          if (this.state === "ready" && child && child.exitCode === null && child.signalCode === null) {
+            this.log.warn("the connection to the wavehost server closed: ending its process");
+            child.kill();
+          }
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
       },
       connectionOptions: { maxRestartCount: 0 },
     };

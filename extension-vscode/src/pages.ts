@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 
 import * as vscode from "vscode";
 
+import { COMMANDS } from "./commands";
 import type { ServerHost } from "./host";
 import { METHODS, parseEnvelope, SHELL } from "./protocol";
 import { type PageKind, PageRelay, type Router } from "./relay";
@@ -94,6 +95,14 @@ class Page implements vscode.Disposable {
           if (settings) timeline.mark(STEPS.settingsPageReady);
           log.info(`${kind} page: ready ${Date.now() - this.loadedAt} ms after its HTML was set`);
           this.markReady();
+          // A page loaded while the server is down hears it at once (and offers Restart).
+          const down = host.down;
+          if (down !== null) this.relay.tell(SHELL.SERVER_STATE, { running: false, reason: down });
+        }
+        if (command === SHELL.RESTART_SERVER) {
+          // The page's Restart: the same path as "Wave: Restart Host". Once the new server is
+          // ready, every page is loaded anew (the chat re-attaches to its session).
+          return void vscode.commands.executeCommand(COMMANDS.restartServer);
         }
         return shell(command, args);
       },

@@ -9,7 +9,7 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import type { Browser, Frame, Page } from "playwright-core";
@@ -65,6 +65,15 @@ async function openSettings(): Promise<Frame> {
   const frame = await waveFrame(page, "settings");
   await frame.locator("li.hook").first().waitFor({ state: "attached", timeout: 60_000 });
   return frame;
+}
+
+/** The one running wavehost server process of this code-server (the bundled launcher's). */
+function serverPid(): number {
+  const pids = execFileSync("pgrep", ["-f", `${server.extensions}/.*/server/launch.py serve`], { encoding: "utf8" })
+    .trim()
+    .split("\n");
+  expect(pids.length).toBe(1);
+  return Number(pids[0]);
 }
 
 /** The host's state as the status bar item says it (starting, ready, crashed, failed). */
@@ -240,11 +249,7 @@ describe("wavehost in a real VS Code", () => {
     await expect.poll(() => before.locator(".log").innerText()).toContain("Clean up the build output");
     // Marks the page shown now: the one after the restart must be a page loaded anew.
     await before.evaluate(() => ((window as { wavehostOld?: boolean }).wavehostOld = true));
-    const pids = execFileSync("pgrep", ["-f", `${server.extensions}/.*/server/launch.py serve`], { encoding: "utf8" })
-      .trim()
-      .split("\n");
-    expect(pids.length).toBe(1);
-    process.kill(Number(pids[0]), "SIGKILL");
+    process.kill(serverPid(), "SIGKILL");
     await page.locator(".notifications-toasts", { hasText: "Restarting it in" }).waitFor({ timeout: 30_000 });
     expect(await hostState()).toMatch(/crashed|starting|ready/);
     await screenshot(page, "13-server-killed");
@@ -271,5 +276,42 @@ describe("wavehost in a real VS Code", () => {
     };
     await expect.poll(freshChat, { timeout: 90_000, interval: 500 }).toBe("kept");
     await screenshot(page, "14-chat-kept-after-restart");
+  });
+
+  it("a server that stopped: the settings page says so in plain words, its actions off, and its Restart lists again", async () => {
+    const settings = await openSettings();
+    await projectTab(settings);
+    const pid = serverPid();
+    // While the launcher is away the automatic restarts fail too: the page stays in "stopped"
+    // however fast the machine, until its Restart (the launcher back by then).
+    const launcher = execFileSync("find", [server.extensions, "-path", "*/server/launch.py"], { encoding: "utf8" }).trim();
+    renameSync(launcher, `${launcher}.away`);
+    try {
+      process.kill(pid, "SIGKILL");
+      const gone = settings.getByTestId("gone");
+      await gone.waitFor({ timeout: 30_000 });
+      const said = (await gone.innerText()).replace(/\s+/g, " ");
+      expect(said).toContain("wavehost has stopped, so nothing on this page can be changed for now.");
+      expect(said).toMatch(/Why: The wavehost server (was killed \(SIGKILL\)|stopped \(exit code 2\))/);
+      const row = settings.locator("li.hook", { hasText: "guard-bash.py" });
+      for (const action of ["edit", "delete", "test", "why"]) {
+        expect(await row.locator(`[data-action=${action}]`).isDisabled(), action).toBe(true);
+      }
+      expect(await settings.locator("[data-action=new]:visible").getAttribute("disabled")).not.toBeNull();
+      await screenshot(page, "15-server-stopped-settings-says-so");
+    } finally {
+      renameSync(`${launcher}.away`, launcher);
+    }
+    await settings.locator("[data-action=restart]").click();
+    await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
+    // The page is loaded anew once the server runs again: the list is back, the notice gone.
+    const listed = async (): Promise<string> => {
+      const frame = await waveFrame(page, "settings");
+      const rows = await frame.locator("li.hook").count();
+      const stopped = await frame.getByTestId("gone").count();
+      return rows > 0 && stopped === 0 ? "listed" : `rows ${rows}, stopped notice ${stopped}`;
+    };
+    await expect.poll(listed, { timeout: 60_000, interval: 500 }).toBe("listed");
+    await screenshot(page, "16-restarted-from-the-page");
   });
 });
