@@ -157,7 +157,7 @@ export class ServerHost implements vscode.Disposable {
         if (!started.child.stdout || !started.child.stdin) throw new Error("no stdio to the server");
         return { reader: started.child.stdout, writer: started.child.stdin, detached: false };
       },
-      this.clientOptions(),
+      this.clientOptions(generation),
     );
     this.client = client;
     for (const method of SERVER_NOTIFICATIONS) {
@@ -191,6 +191,13 @@ export class ServerHost implements vscode.Disposable {
       return;
     }
     if (generation !== this.generation) return;
+    // A process that died during the handshake can leave the start resolved with its connection
+    // closed: not ready (its exit, onExit, says why and restarts it), and the pages keep theirs.
+    const child = this.child;
+    if (!client.isRunning() || !child || child.exitCode !== null || child.signalCode !== null) {
+      this.log.warn("wavehost ended during its start");
+      return;
+    }
     this.readyAt = Date.now();
     this.timeline.mark(STEPS.serverInitialized, this.readyAt);
     this.log.info(`wavehost ready: ${this.readyAt - startedAt} ms from the start to the LSP handshake`);
@@ -295,7 +302,8 @@ export class ServerHost implements vscode.Disposable {
     }
   }
 
-  private clientOptions(): LanguageClientOptions {
+  /** The client's options; `generation`: the start they are for (a stopped client's events are old news). */
+  private clientOptions(generation: number): LanguageClientOptions {
     return {
       documentSelector: [], // no language features: the client carries wavehost's own methods
       outputChannel: this.log,
@@ -312,7 +320,8 @@ export class ServerHost implements vscode.Disposable {
         // that closes while its process lives on ends that process: the exit says why (onExit).
         closed: () => {
           const child = this.child;
-          if (this.state === "ready" && child && child.exitCode === null && child.signalCode === null) {
+          const current = generation === this.generation && this.state === "ready";
+          if (current && child && child.exitCode === null && child.signalCode === null) {
             this.log.warn("the connection to the wavehost server closed: ending its process");
             child.kill();
           }

@@ -76,6 +76,40 @@ function serverPid(): number {
   return Number(pids[0]);
 }
 
+/** Marks the wavehost pages shown now: the ones a restart loads anew are told apart from them. */
+async function markPages(): Promise<("settings" | "chat")[]> {
+  const views: ("settings" | "chat")[] = [];
+  for (const frame of page.frames()) {
+    const view = await frame
+      .evaluate(() => {
+        if (!document.querySelector("wave-app")) return null;
+        (window as { wavehostOld?: boolean }).wavehostOld = true;
+        return document.body?.dataset.view ?? null;
+      })
+      .catch(() => null);
+    if (view === "settings" || view === "chat") views.push(view);
+  }
+  return views;
+}
+
+/** After a restart: the host is ready and every marked page's view is there again, loaded anew. */
+async function pagesLoadedAnew(views: ("settings" | "chat")[]): Promise<void> {
+  await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
+  const fresh = async (): Promise<string> => {
+    const found = new Set<string>();
+    for (const frame of page.frames()) {
+      const view = await frame
+        .evaluate(() =>
+          document.querySelector("wave-app") && !(window as { wavehostOld?: boolean }).wavehostOld ? document.body?.dataset.view : null,
+        )
+        .catch(() => null);
+      if (view) found.add(view);
+    }
+    return views.filter((v) => !found.has(v)).join(", ") || "all loaded anew";
+  };
+  await expect.poll(fresh, { timeout: 60_000, interval: 500 }).toBe("all loaded anew");
+}
+
 /** The host's state as the status bar item says it (starting, ready, crashed, failed). */
 async function hostState(): Promise<string> {
   const label = await page.locator(".statusbar-item [aria-label^='wavehost ']").first().getAttribute("aria-label").catch(() => null);
@@ -84,6 +118,27 @@ async function hostState(): Promise<string> {
 
 async function projectTab(frame: Frame): Promise<void> {
   await frame.getByText("Project hooks").first().click();
+}
+
+/** The user tab (the page remembers the tab shown last: a test that needs this one says so). */
+async function userTab(frame: Frame): Promise<void> {
+  await frame.getByText("User hooks").first().click();
+}
+
+/**
+ * The chat page that can send now. Looked up afresh until then: after a restart the view is
+ * loaded anew, and a frame found a moment before may be the old page on its way out.
+ */
+async function liveChat(): Promise<Frame> {
+  let found: Frame | undefined;
+  const sendable = async (): Promise<boolean> => {
+    const frame = await waveFrame(page, "chat");
+    const disabled = await frame.locator("[data-action=send]").getAttribute("disabled", { timeout: 2000 }).catch(() => "?");
+    found = disabled === null ? frame : undefined;
+    return found !== undefined;
+  };
+  await expect.poll(sendable, { timeout: 60_000, interval: 500 }).toBe(true);
+  return found!;
 }
 
 /** What the one scripted conversation showed (chat turn: a blocked Bash, then a permission). */
@@ -96,8 +151,7 @@ let conversation: Promise<Conversation> | undefined;
 function converse(): Promise<Conversation> {
   conversation ??= (async () => {
     await runCommand(page, "Wave: Open Chat");
-    const chat = await waveFrame(page, "chat");
-    await expect.poll(() => chat.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    const chat = await liveChat();
     await chat.locator("textarea").fill("Clean up the build output, then write a plan");
     await chat.locator("[data-action=send]").click();
     const failure = chat.getByTestId("tool-error").first();
@@ -147,8 +201,7 @@ describe("wavehost in a real VS Code", () => {
     await screenshot(page, "02-settings-project-hooks");
 
     await runCommand(page, "Wave: Open Chat");
-    const chat = await waveFrame(page, "chat");
-    await expect.poll(() => chat.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    await liveChat();
     await screenshot(page, "03-chat-view");
 
     await runCommand(page, "Wave: Show Log");
@@ -168,8 +221,9 @@ describe("wavehost in a real VS Code", () => {
       .toMatch(/project: demo-project|settings page: ready \d+ ms/);
     await screenshot(page, "04-log");
 
+    const shown = await markPages();
     await runCommand(page, "Wave: Restart Host");
-    await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
+    await pagesLoadedAnew(shown);
     const relisted = await waveFrame(page, "settings");
     await relisted.locator("li.hook").first().waitFor({ state: "attached", timeout: 60_000 });
     await screenshot(page, "05-restarted");
@@ -216,7 +270,8 @@ describe("wavehost in a real VS Code", () => {
 
   it("New focuses the chat with the prompt", async () => {
     const settings = await openSettings();
-    await settings.locator("[data-action=new]").first().click();
+    await userTab(settings);
+    await settings.locator("[data-action=new]:visible").click();
     await expect.poll(() => hasWaveFrame(page, "settings"), { timeout: 30_000 }).toBe(false);
     const chat = await waveFrame(page, "chat");
     await expect
@@ -302,8 +357,9 @@ describe("wavehost in a real VS Code", () => {
     } finally {
       renameSync(`${launcher}.away`, launcher);
     }
+    const shown = await markPages();
     await settings.locator("[data-action=restart]").click();
-    await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
+    await pagesLoadedAnew(shown);
     // The page is loaded anew once the server runs again: the list is back, the notice gone.
     const listed = async (): Promise<string> => {
       const frame = await waveFrame(page, "settings");
