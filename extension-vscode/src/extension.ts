@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): WavehostApi {
   const root = vscode.Uri.joinPath(context.extensionUri, "dist", "webview");
   const chat = new ChatView(root, host, router, log, timeline);
   const settings = new SettingsPanel(root, host, router, chat, log, timeline);
-  chat.openSettings = () => settings.show();
+  chat.openSettings = (hookId) => settings.show(hookId);
   const progress = new HookProgress();
   router.observe((method, params) => progress.observe(method, params));
 

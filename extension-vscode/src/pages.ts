@@ -159,7 +159,20 @@ export class SettingsPanel {
     return this.panel !== undefined;
   }
 
-  show(): vscode.WebviewPanel {
+  /** Opens (or reveals) the panel; with `hookId`, the page scrolls to that hook's row. */
+  show(hookId?: string): vscode.WebviewPanel {
+    const panel = this.open();
+    if (hookId) {
+      const page = this.page;
+      void page?.whenReady().then(() => {
+        if (this.page !== page) return; // closed meanwhile
+        void panel.webview.postMessage({ kind: "shell", command: SHELL.SHOW_VIEW, args: { view: "settings", hookId } });
+      });
+    }
+    return panel;
+  }
+
+  private open(): vscode.WebviewPanel {
     if (this.panel) {
       this.panel.reveal();
       return this.panel;
@@ -203,9 +216,14 @@ export class SettingsPanel {
     } else if (command === SHELL.CLOSE_SETTINGS) {
       this.panel?.dispose(); // the relay ran it after every earlier message was done
     } else if (command === SHELL.OPEN_SETTINGS) {
-      this.show();
+      this.show(hookIdOf(args));
     }
   }
+}
+
+/** `openSettings`'s optional `hookId` (the row a chat's "Show in settings" asks for). */
+function hookIdOf(args: Record<string, unknown>): string | undefined {
+  return typeof args.hookId === "string" && args.hookId ? args.hookId : undefined;
 }
 
 /** The chat: a WebviewView in the "Wave" container of the activity bar. */
@@ -216,7 +234,7 @@ export class ChatView implements vscode.WebviewViewProvider {
   private markResolved: () => void = () => {};
   /** The session the chat had open, so a re-created page re-attaches to it. */
   private sessionId: string | undefined;
-  openSettings: () => void = () => {};
+  openSettings: (hookId?: string) => void = () => {};
 
   constructor(
     private readonly root: vscode.Uri,
@@ -272,7 +290,7 @@ export class ChatView implements vscode.WebviewViewProvider {
     if (sessions.length > 0) this.sessionId = sessions.at(-1);
   }
 
-  private shell(command: string, _args: Record<string, unknown>): void {
-    if (command === SHELL.OPEN_SETTINGS) this.openSettings();
+  private shell(command: string, args: Record<string, unknown>): void {
+    if (command === SHELL.OPEN_SETTINGS) this.openSettings(hookIdOf(args));
   }
 }

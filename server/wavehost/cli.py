@@ -110,6 +110,12 @@ def _parser() -> argparse.ArgumentParser:
         "prefer the variable: other local users can read a command line",
     )
     web.add_argument(
+        "--untrusted",
+        action="store_true",
+        help="open the project as an untrusted workspace (like an IDE's restricted mode): "
+        "the project's hooks are listed but never run (user hooks run as ever)",
+    )
+    web.add_argument(
         "--serve-command",
         default=None,
         help="how to start the language server (default: this Python's `-m wavehost serve`)",
@@ -206,7 +212,15 @@ def _command(args: argparse.Namespace) -> int:
         from wavehost.web.app import main as web_main
 
         port = _port(args.port, "--port") if args.port is not None else _port_from_env(PORT_ENV)
-        return web_main(project, port, args.open, args.locale, args.serve_command, args.token)
+        return web_main(
+            project,
+            port,
+            args.open,
+            args.locale,
+            args.serve_command,
+            args.token,
+            trusted=not args.untrusted,
+        )
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)
     import anyio

@@ -358,6 +358,24 @@ async def test_subagent_stop_rewrites_last_wins_and_a_block_beats_it(
     assert outcome.meta_messages == ["keep going"]
 
 
+async def test_the_hook_that_denies_or_asks_is_named_for_the_chat_and_its_settings_row(
+    dispatch: Dispatch, project: Path
+) -> None:
+    deny, ask = say({"permissionDecision": "deny"}), say({"permissionDecision": "ask"})
+    for commands, named in (
+        ((say({}), deny), deny),  # the one that denied, not the first that ran
+        ((say({}), ask), ask),
+        ((say("", 1),), say("", 1)),  # fails closed: the errored hook is behind the denial
+    ):
+        hooks(project, "preToolUse", *(bash(c) for c in commands))
+        outcome = await dispatch("PreToolUse", **BASH_CALL)
+        assert outcome.decided_by is not None
+        assert (outcome.decided_by.event, outcome.decided_by.command) == ("preToolUse", named)
+        assert outcome.decided_by.source == "project"
+    hooks(project, "preToolUse", bash(say({})))
+    assert (await dispatch("PreToolUse", **BASH_CALL)).decided_by is None  # nothing decided
+
+
 # --- permissionRequest ------------------------------------------------------------------------
 
 PERMISSION = {**BASH_CALL, "asking": True}
@@ -377,6 +395,8 @@ async def test_permission_request_runs_every_hook_and_the_last_decision_wins(
     assert log.read_text().split() == ["one", "two"]
     assert outcome.permission_decision == "allow"
     assert not outcome.blocked
+    assert outcome.decided_by is not None
+    assert outcome.decided_by.command.startswith("echo two")
 
 
 async def test_permission_request_deny_interrupt_stops_the_agent(

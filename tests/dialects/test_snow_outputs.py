@@ -186,6 +186,27 @@ async def test_exit_0_lets_the_tool_run(dispatch: Dispatch, project: Path) -> No
     outcome = await dispatch("PreToolUse", **BASH_CALL)
     assert not outcome.blocked
     assert outcome.tool_error is None
+    assert outcome.decided_by is None
+
+
+async def test_the_hook_that_blocks_or_answers_is_named_for_the_chat_and_its_settings_row(
+    dispatch: Dispatch, project: Path
+) -> None:
+    soft, hard = emit("", 1, stderr="SOFT"), emit("", 2, stderr="HARD")
+    snow(project, "beforeToolCall", rule(action(emit("fine")), action(soft), action(hard)))
+    outcome = await dispatch("PreToolUse", **BASH_CALL)
+    assert outcome.decided_by is not None  # the first failure decides, and is named
+    assert (outcome.decided_by.event, outcome.decided_by.command) == ("beforeToolCall", soft)
+    assert outcome.decided_by.source == "project"
+    for answer, command in (("reject", emit("reject")), ("", hard)):
+        snow(project, "toolConfirmation", rule(action(command)))
+        outcome = await dispatch("PermissionRequest", **CONFIRM)
+        assert outcome.permission_decision == "deny", answer
+        assert outcome.decided_by is not None
+        assert (outcome.decided_by.event, outcome.decided_by.command) == (
+            "toolConfirmation",
+            command,
+        )
 
 
 # --- askuser auto-answer --------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
+from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.hooks_doc import hook
 from tests.lsp.client import reply, running_server, script
 from tests.workspace import Workspace
@@ -58,6 +59,43 @@ async def test_runs_in_a_chat_session_are_recorded_per_hook_and_survive_a_restar
     async with running_server(workspace) as client:
         again = await client.call(table.HOOKS_HISTORY.name, {"id": ids[guard]})
     assert again["runs"] == history["runs"]
+
+
+@pytest.mark.parametrize("dialect", ["copilot", "snow"])
+async def test_copilot_and_snow_hooks_that_block_are_in_the_run_history_and_named_on_the_tool(
+    workspace: Workspace, dialect: str
+) -> None:
+    if dialect == "copilot":  # preToolUse: exit 2 denies
+        command = "cat > /dev/null; echo 'not today' >&2; exit 2"
+        copilot_project(workspace.project, "guard.json", {"preToolUse": [bash(command)]})
+    else:  # beforeToolCall: exit 1 blocks the tool
+        command = "cat > /dev/null; echo 'not today' >&2; exit 1"
+        snow_project(workspace.project, "beforeToolCall", rule(action(command)))
+    marker = workspace.project / "ran"
+    script(workspace, reply("", ("Bash", {"command": f"touch {marker}"})), reply("ok"))
+    async with running_server(workspace) as client:
+        [entry] = (await client.list_hooks())["hooks"]
+        opened = await client.open_chat(permissionMode="bypassPermissions")
+        view = await client.turn(opened["sessionId"], "run it")
+        history = await client.call(table.HOOKS_HISTORY.name, {"id": entry["id"]})
+
+    assert entry["dialect"] == dialect
+    [tool] = view.blocks("tool")
+    assert tool["status"] == "blocked"
+    # Named as Wave's hooks are: the chat links to this very settings row.
+    assert tool["blockedBy"]["id"] == entry["id"]
+    assert (tool["blockedBy"]["event"], tool["blockedBy"]["command"]) == (entry["event"], command)
+    assert tool["blockedBy"]["source"] == "project"
+    [run] = history["runs"]
+    assert (run["event"], run["subject"], run["exitCode"]) == (
+        "PreToolUse",
+        "Bash",
+        int(command[-1]),
+    )
+    assert (run["blocked"], run["trigger"]) == (True, "session")
+    assert run["sessionId"] == opened["sessionId"]
+    assert run["stderr"].strip() == "not today"
+    assert not marker.exists()
 
 
 async def test_test_this_hook_runs_it_with_an_editable_sample_and_interprets_the_result(

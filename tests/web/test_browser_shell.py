@@ -96,13 +96,13 @@ async def test_close_settings_and_open_chat_switch_the_page_to_the_chat(page: Pa
     assert await page.receive() == {
         "kind": "shell",
         "command": "showView",
-        "args": {"view": "chat"},
+        "args": {"view": "chat", "hookId": None},
     }
     await page.send({"kind": "shell", "command": "openChat", "args": {"prefill": "帮我配一个"}})
     assert await page.receive() == {
         "kind": "shell",
         "command": "showView",
-        "args": {"view": "chat"},
+        "args": {"view": "chat", "hookId": None},
     }
     assert await page.receive() == {
         "kind": "shell",
@@ -110,7 +110,25 @@ async def test_close_settings_and_open_chat_switch_the_page_to_the_chat(page: Pa
         "args": {"text": "帮我配一个"},
     }
     await page.send({"kind": "shell", "command": "openSettings", "args": {}})
-    assert (await page.receive())["args"] == {"view": "settings"}
+    assert (await page.receive())["args"] == {"view": "settings", "hookId": None}
+
+
+async def test_open_settings_with_a_hook_id_shows_the_settings_view_at_that_row(
+    page: PageSocket,
+) -> None:
+    # A chat's "Show in settings": browser mode has one page, switched to the settings view with
+    # the row to show (IDE shells send the same showView to their settings page).
+    *_, listed = await page.request("wave/hooks/list", {})
+    hook_id = listed["result"]["hooks"][0]["id"]
+    await page.send({"kind": "shell", "command": "openSettings", "args": {"hookId": hook_id}})
+    assert await page.receive() == {
+        "kind": "shell",
+        "command": "showView",
+        "args": {"view": "settings", "hookId": hook_id},
+    }
+    for args in ({"hookId": ""}, {"hookId": 7}):  # not an id: the settings view, no row
+        await page.send({"kind": "shell", "command": "openSettings", "args": args})
+        assert (await page.receive())["args"] == {"view": "settings", "hookId": None}
 
 
 async def test_server_notifications_reach_the_page(page: PageSocket, workspace: Workspace) -> None:

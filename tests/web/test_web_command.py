@@ -11,8 +11,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.web.browser import URL_LINE, cookie_session, web_process
+from tests.hooks_doc import hook
+from tests.web.browser import URL_LINE, PageSocket, cookie_session, web_process
 from tests.workspace import Workspace
+from wavehost.protocol import table
 from wavehost.web.app import Running
 
 
@@ -85,6 +87,40 @@ async def test_wavehost_port_picks_the_port(workspace: Workspace, dist: Path) ->
         assert web.address == f"http://127.0.0.1:{port}/"
     async with web_process(workspace, dist, "--port", "0", env={"WAVEHOST_PORT": str(port)}) as web:
         assert web.address != f"http://127.0.0.1:{port}/"  # --port wins over the variable
+
+
+async def test_untrusted_lists_the_project_hooks_as_inert_and_no_page_can_grant_trust(
+    workspace: Workspace, dist: Path
+) -> None:
+    workspace.write(
+        workspace.project_settings,
+        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("./guard.sh")]}]}},
+    )
+    listing = table.HOOKS_LIST.name
+    for args, trusted in (((), True), (("--untrusted",), False)):
+        async with web_process(workspace, dist, *args) as web, cookie_session() as session:
+            async with session.get(web.url) as response:
+                assert response.status == 200
+            origin = web.address.rstrip("/")
+            async with session.ws_connect(f"{web.address}ws", headers={"Origin": origin}) as ws:
+                page = PageSocket(ws)
+                *_, listed = await page.request(listing, {})
+                assert listed["result"]["trusted"] is trusted
+                assert [h["untrusted"] for h in listed["result"]["hooks"]] == [
+                    None if trusted else True
+                ]
+                method = table.WORKSPACE_SET_TRUSTED.name
+                *_, refused = await page.request(method, {"trusted": True})
+                assert refused["error"]["code"] == -32601
+                *_, listed = await page.request(listing, {})
+                assert listed["result"]["trusted"] is trusted
+
+
+def test_the_help_lists_untrusted(workspace: Workspace, dist: Path) -> None:
+    done = run_web(workspace, dist, "--help")
+    assert done.returncode == 0
+    assert "--untrusted" in done.stdout
+    assert "listed but never run" in " ".join(done.stdout.split())
 
 
 def test_ctrl_c_stops_it_quietly(workspace: Workspace, dist: Path) -> None:

@@ -290,6 +290,64 @@ describe("settings page (VS Code shell)", () => {
   });
 });
 
+describe("Show in settings (IDE shells: the chat and the settings page are two pages)", () => {
+  const HOOK = { id: "p-guard", event: "PreToolUse", matcher: "Bash", source: "project", plugin: null, command: "./guard.sh" };
+  const row = (id: string, event: string, command: string, index = 0) => ({
+    id,
+    source: "project",
+    path: "/p/my-app/.wave/settings.json",
+    pointer: `/hooks/${event}/${index}/hooks/0`,
+    readOnly: false,
+    event,
+    catalogueEvent: event,
+    matcher: event === "PreToolUse" ? "Bash" : null,
+    type: "command",
+    command,
+    dialect: "wave",
+  });
+
+  for (const ide of ["vscode", "jetbrains"] as const) {
+    it(`the chat asks its shell for the hook's row; the settings page shows the row the shell names (${ide})`, async () => {
+      const chat = await FakeExtension.open(e2e.browser, "chat", "light", ide);
+      const blocked = { type: "tool", id: "t1", name: "Bash", input: { command: "rm -rf build" }, status: "blocked", error: "no", blockedBy: HOOK };
+      chat.host.on("wave/chat/open", () => opened([{ role: "assistant", id: "a1", blocks: [blocked] }]));
+      await chat.page.goto(`${ORIGIN}/index.html`);
+      await chat.page.locator("[data-testid=blocked-by] [data-action=show-hook]").click();
+      await expect.poll(() => chat.host.posted.filter((m) => m.kind === "shell").map((m) => m.command)).toEqual(["ready", "openSettings"]);
+      expect(chat.host.posted.at(-1)).toEqual({ kind: "shell", command: "openSettings", args: { hookId: "p-guard" } });
+      expect(await chat.page.locator("wave-hooks-page").count()).toBe(0); // the chat page stays the chat
+      expect(chat.problems).toEqual([]);
+
+      // The settings page (its own webview), opened on the user tab, hears showView with the id.
+      const settings = await FakeExtension.open(e2e.browser, "settings", "light", ide);
+      // The row is the 61st of its tab, far below the first screen.
+      const many = Array.from({ length: 60 }, (_, i) => row(`p-${i}`, "PreToolUse", `./check-${i}.sh`, i));
+      settings.host.on("wave/hooks/list", () => ({
+        project: { dir: "/p/my-app", name: "my-app", home: "/h" },
+        configFiles: [{ source: "project", path: "/p/my-app/.wave/settings.json", exists: true, readOnly: false }],
+        hooks: [{ ...row("u-1", "SessionStart", "./hello.sh"), source: "user", path: "/h/.wave/settings.json" }, ...many, row("p-guard", "PreToolUse", "./guard.sh", 60)],
+        diagnostics: [],
+        trusted: true,
+      }));
+      await settings.page.goto(`${ORIGIN}/index.html`);
+      await expect.poll(() => settings.page.getByTestId("count-project").innerText()).toBe("61");
+      expect(await settings.page.locator("[role=tab][data-source=user]").getAttribute("aria-selected")).toBe("true");
+      await settings.host.deliver({ kind: "shell", command: "showView", args: { view: "settings", hookId: "p-guard" } });
+      const revealed = settings.page.locator("li.hook[data-revealed]");
+      await expect.poll(() => revealed.getAttribute("data-hook-id")).toBe("p-guard");
+      expect(await settings.page.locator("[role=tab][data-source=project]").getAttribute("aria-selected")).toBe("true");
+      await expect.poll(() => revealed.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
+      const box = (await revealed.boundingBox())!; // scrolled into view
+      expect(box.y >= 0 && box.y + box.height <= 760, `row at y=${box.y}`).toBe(true);
+      expect(await revealed.innerText()).toContain("./guard.sh");
+      await settings.page.screenshot({ path: join(SCREENSHOTS, `ide-show-in-settings-${ide}.png`) });
+      expect(settings.problems).toEqual([]);
+      await chat.page.close();
+      await settings.page.close();
+    });
+  }
+});
+
 describe("JetBrains shell", () => {
   it("talks through the injected bridge: the settings page lists, New hands over to the chat", async () => {
     const { host, page, problems } = await FakeExtension.open(e2e.browser, "settings", "light", "jetbrains");

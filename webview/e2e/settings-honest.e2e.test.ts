@@ -127,9 +127,50 @@ describe("settings page: honest states", () => {
     await shot(page, "honest-dark-parse-error-1200");
   });
 
-  // The untrusted tab's note ("listed but inert") is not reached from here: browser mode always
-  // trusts its project, and since the method table made wave/workspace/setTrusted shell-only a page
-  // cannot withdraw trust (tests/lsp/test_hooks_list.py covers the untrusted listing).
+  for (const viewport of [WIDE, NARROW]) {
+    it(`an untrusted workspace (wavehost web --untrusted): the project tab says its hooks are listed but inert, and they do not run (${viewport.width} px)`, async () => {
+      suite.ws = e2e.workspace();
+      const marker = join(suite.ws.project, "project-hook-ran");
+      suite.ws.write(suite.ws.projectSettings, hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command(`touch ${marker}`)] }] }));
+      suite.ws.write(suite.ws.userSettings, hooksFile({ Stop: [{ hooks: [command("echo user-hook")] }] }));
+      suite.server = await e2e.web(suite.ws, "zh-CN", ["--untrusted"]);
+      const { page, problems } = await open(viewport);
+      // On the tab itself, before it is opened: listed (the count) but inert.
+      expect(await tab(page, "project").innerText()).toContain("未受信任 · 不运行");
+      expect(await page.getByTestId("count-project").innerText()).toBe("1");
+      expect(await tab(page, "user").innerText()).not.toContain("未受信任");
+      for (const source of ["user", "project", "plugin"]) {
+        // Every tab stays whole in view, however narrow the panel (the mark makes a tab longer).
+        const box = (await tab(page, source).boundingBox())!;
+        expect(box.x >= 0 && box.x + box.width <= viewport.width, `${source} tab at ${viewport.width} px`).toBe(true);
+      }
+      expect(await panel(page).locator("li.hook").innerText()).not.toContain("未受信任"); // user hooks run as ever
+      await tab(page, "project").click();
+      expect(await page.getByTestId("untrusted").innerText()).toBe("此工作区未受信任：下面的项目级钩子只会列出，不会运行。");
+      const row = panel(page).locator("li.hook");
+      expect(await row.count()).toBe(1);
+      expect(await row.innerText()).toContain("未受信任：不会运行");
+      expect(await row.evaluate((el) => el.classList.contains("off"))).toBe(true);
+      await expectAccessible(page, `untrusted project tab, ${viewport.width} px`);
+      await shot(page, `honest-untrusted-${viewport.width}`);
+
+      // Test refuses to run it, and Why says the trust step is where it stops.
+      await row.locator("[data-action=test]").click();
+      const inspector = page.getByTestId("inspector");
+      await expect.poll(() => page.getByTestId("test-payload").inputValue()).toContain('"tool_name": "Bash"');
+      await inspector.locator("[data-action=run-test]").click();
+      await expect.poll(() => inspector.getByTestId("inspector-error").innerText(), { timeout: 30_000 }).toContain("工作区未受信任");
+      await inspector.locator("[role=tab][data-tab=why]").click();
+      const trusted = page.getByTestId("why-steps").locator("li[data-step=trusted]");
+      await expect.poll(() => trusted.getAttribute("data-status")).toBe("fail");
+      expect(await trusted.innerText()).toContain("工作区未受信任：项目级钩子不会运行");
+      expect(await page.getByTestId("why-verdict").innerText()).toBe("它不会触发：见下面标出的那一步。");
+      await shot(page, `honest-untrusted-why-${viewport.width}`);
+      expect(readdirSync(suite.ws.project)).not.toContain("project-hook-ran"); // it never ran
+      expect(problems).toEqual([]);
+    });
+  }
+
   it("says the same in English", async () => {
     suite.ws = e2e.workspace();
     suite.ws.write(suite.ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("echo bye")] }] }));

@@ -95,6 +95,8 @@ export class WaveApp extends LitElement {
     super.connectedCallback();
     this.rpc.onShell(SHELL_COMMANDS.SHOW_VIEW, (args) => {
       if (args.view === "settings" || args.view === "chat") this.view = args.view;
+      // "Show in settings" from a chat: the settings page scrolls to that hook's row.
+      if (args.view === "settings" && typeof args.hookId === "string" && args.hookId) this.revealHook = args.hookId;
     });
     this.rpc.onShell(SHELL_COMMANDS.PREFILL, (args) => this.prefill(String(args.text ?? "")));
     this.rpc.onShell(SHELL_COMMANDS.SHOW_FILE, (args) => {
@@ -119,10 +121,12 @@ export class WaveApp extends LitElement {
     });
   }
 
-  /** A chat notice's "Show in settings": the settings view (browser mode: this page) at that row. */
+  /**
+   * A chat's "Show in settings": the shell opens the settings page (browser mode: this page, an
+   * IDE its settings tab) and tells it, in `showView`, which row to show.
+   */
   private showHook(event: Event): void {
-    this.revealHook = (event as CustomEvent<{ hookId: string }>).detail.hookId;
-    this.rpc.shell(SHELL_COMMANDS.OPEN_SETTINGS, {});
+    this.rpc.shell(SHELL_COMMANDS.OPEN_SETTINGS, { hookId: (event as CustomEvent<{ hookId: string }>).detail.hookId });
   }
 
   private restart(): void {

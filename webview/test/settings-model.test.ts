@@ -9,6 +9,7 @@ import {
   diagnosticLine,
   diagnosticText,
   eventSummary,
+  eventsOf,
   groupRows,
   hookName,
   initialTab,
@@ -109,6 +110,7 @@ describe("grouping and filtering", () => {
       ["onStop", "Stop"],
       ["Stop", "Stop"],
     ]);
+    expect(eventsOf(bySource(list).project)).toEqual(["preToolUse", "onStop", "Stop"]); // the filter's choices, same order
     expect(eventSummary(groups[0]!.catalogueEvent, "en")).toBe(eventSummary("PreToolUse", "en"));
     expect(eventSummary("PreToolUse", "en")).not.toBe("");
   });

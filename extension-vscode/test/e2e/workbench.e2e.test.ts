@@ -234,6 +234,20 @@ describe("wavehost in a real VS Code", () => {
     expect(blocked).toContain("PreToolUse:Bash hook error: Refusing a destructive command");
   });
 
+  it("Show in settings on the blocked tool opens the settings panel at the hook that blocked it", async () => {
+    await converse();
+    const chat = await waveFrame(page, "chat");
+    await chat.locator("[data-testid=blocked-by] [data-action=show-hook]").first().click();
+    // The chat asked its shell (openSettings {hookId}); the panel opens and shows that row.
+    const settings = await waveFrame(page, "settings");
+    const revealed = settings.locator("li.hook[data-revealed]");
+    await revealed.waitFor({ timeout: 60_000 });
+    expect(await revealed.innerText()).toContain("guard-bash.py");
+    expect(await revealed.getAttribute("data-event")).toBe("PreToolUse");
+    expect(await settings.locator("[role=tab][data-source=project]").getAttribute("aria-selected")).toBe("true");
+    await screenshot(page, "12-show-in-settings");
+  });
+
   it("deletes through the dialog exactly that entry from the file on disk", async () => {
     const before = JSON.parse(readFileSync(projectSettings, "utf8"));
     const settings = await openSettings();

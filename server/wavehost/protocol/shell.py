@@ -22,8 +22,20 @@ class OpenChatArgs(WireModel):
     prefill: str | None = Field(default=None, description="Text to put in the chat input")
 
 
+class OpenSettingsArgs(WireModel):
+    hook_id: str | None = Field(
+        default=None,
+        description="A hook's `id` (as in wave/hooks/list): the settings page shows that row "
+        '(its tab selected, scrolled to and highlighted) — a chat\'s "Show in settings"',
+    )
+
+
 class ShowViewArgs(WireModel):
     view: View
+    hook_id: str | None = Field(
+        default=None,
+        description="With view settings: the hook whose row to show (from openSettings' hookId)",
+    )
 
 
 class PrefillArgs(WireModel):

@@ -337,14 +337,20 @@ OPEN_CHAT = ShellCommand(
     "Show the chat panel, its input prefilled with `prefill` when given.",
 )
 OPEN_SETTINGS = ShellCommand(
-    "openSettings", "OPEN_SETTINGS", "pageToShell", "NoArgs", "Show the settings page."
+    "openSettings",
+    "OPEN_SETTINGS",
+    "pageToShell",
+    "OpenSettingsArgs",
+    "Show the settings page; with `hookId`, at that hook's row (the shell sends the settings "
+    "page `showView` with the same `hookId` once it listens).",
 )
 SHOW_VIEW = ShellCommand(
     "showView",
     "SHOW_VIEW",
     "shellToPage",
     "ShowViewArgs",
-    "Switch the page to a view (a shell that has one page for both views).",
+    "Switch the page to a view (a shell that has one page for both views); with `hookId`, the "
+    "settings view shows that hook's row (every shell sends it to its settings page).",
 )
 PREFILL = ShellCommand(
     "prefill",

@@ -174,9 +174,10 @@ async def start(
     serve: Sequence[str] | None = None,
     env: dict[str, str] | None = None,
     token: str | None = None,
+    trusted: bool = True,
 ) -> Running:
     auth = TokenAuth(check_token(token) if token is not None else new_token())
-    shell = BrowserShell(project, locale or default_locale(), serve, env=env)
+    shell = BrowserShell(project, locale or default_locale(), serve, env=env, trusted=trusted)
     app = create_app(shell, dist or default_dist(), auth, port)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
@@ -206,8 +207,9 @@ async def run(
     locale: str | None,
     serve: Sequence[str] | None,
     token: str | None = None,
+    trusted: bool = True,
 ) -> int:
-    running = await start(project, port, locale, serve=serve, token=token)
+    running = await start(project, port, locale, serve=serve, token=token, trusted=trusted)
     # Ctrl-C stops it quietly from the moment the address is printed (a handler installed after
     # the print left a window where SIGINT raised KeyboardInterrupt with a traceback).
     stop = asyncio.Event()
@@ -231,6 +233,7 @@ def main(
     locale: str | None,
     serve_command: str | None = None,
     token: str | None = None,
+    trusted: bool = True,
 ) -> int:
     serve = shlex.split(serve_command) if serve_command else None
     token = token or os.environ.get(TOKEN_ENV) or None
@@ -241,7 +244,9 @@ def main(
             print(f"wavehost web: {err}", flush=True)
             return 2
     try:
-        return asyncio.run(run(project.resolve(), port, open_browser, locale, serve, token))
+        return asyncio.run(
+            run(project.resolve(), port, open_browser, locale, serve, token, trusted)
+        )
     except (FileNotFoundError, PortError) as err:
         print(f"wavehost web: {err}", file=sys.stderr, flush=True)
         return 2

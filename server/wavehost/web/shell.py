@@ -104,9 +104,11 @@ class BrowserShell:
         locale: str,
         command: Sequence[str] | None = None,
         env: dict[str, str] | None = None,
+        trusted: bool = True,
     ) -> None:
         self.project = project
         self.locale = locale
+        self.trusted = trusted  # False: the project's hooks are listed but never run
         self.pages: list[Page] = []
         self._ids = itertools.count(1)
         self._asked: dict[str, _Asked] = {}  # by page-side request id
@@ -163,7 +165,11 @@ class BrowserShell:
                     "window": {"showDocument": {"support": True}},
                     "workspace": {"workspaceFolders": True},
                 },
-                "initializationOptions": {"projectDir": str(self.project), "locale": self.locale},
+                "initializationOptions": {
+                    "projectDir": str(self.project),
+                    "locale": self.locale,
+                    "trusted": self.trusted,
+                },
             },
         )
         if "error" in response:
@@ -373,14 +379,16 @@ class BrowserShell:
 
     async def _shell_command(self, page: Page, command: str, args: dict[str, Any]) -> None:
         if command == table.CLOSE_SETTINGS.name:
-            await page.shell(table.SHOW_VIEW, view="chat")
+            await page.shell(table.SHOW_VIEW, view="chat", hookId=None)
         elif command == table.OPEN_CHAT.name:
-            await page.shell(table.SHOW_VIEW, view="chat")
+            await page.shell(table.SHOW_VIEW, view="chat", hookId=None)
             prefill = args.get("prefill")
             if isinstance(prefill, str):
                 await page.shell(table.PREFILL, text=prefill)
         elif command == table.OPEN_SETTINGS.name:
-            await page.shell(table.SHOW_VIEW, view="settings")
+            hook_id = args.get("hookId")  # a chat's "Show in settings": the row to show
+            shown = hook_id if isinstance(hook_id, str) and hook_id else None
+            await page.shell(table.SHOW_VIEW, view="settings", hookId=shown)
         elif command == table.RESTART_SERVER.name:
             self._spawn(self.restart())  # the page's other messages go on meanwhile
         elif command != table.READY.name:

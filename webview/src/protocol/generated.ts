@@ -968,6 +968,16 @@ export interface OpenConfigFileResult {
   reason: ("missing" | "unsupported" | "declined") | null;
 }
 /**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "OpenSettingsArgs".
+ */
+export interface OpenSettingsArgs {
+  /**
+   * A hook's `id` (as in wave/hooks/list): the settings page shows that row (its tab selected, scrolled to and highlighted) — a chat's "Show in settings"
+   */
+  hookId?: string | null;
+}
+/**
  * Everything the session must do after an event's hooks ran.
  *
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -1091,6 +1101,10 @@ export interface ShowFileArgs {
  */
 export interface ShowViewArgs {
   view: "settings" | "chat";
+  /**
+   * With view settings: the hook whose row to show (from openSettings' hookId)
+   */
+  hookId: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -1361,9 +1375,9 @@ export const SHELL_COMMANDS = {
   CLOSE_SETTINGS: "closeSettings",
   /** Show the chat panel, its input prefilled with `prefill` when given. */
   OPEN_CHAT: "openChat",
-  /** Show the settings page. */
+  /** Show the settings page; with `hookId`, at that hook's row (the shell sends the settings page `showView` with the same `hookId` once it listens). */
   OPEN_SETTINGS: "openSettings",
-  /** Switch the page to a view (a shell that has one page for both views). */
+  /** Switch the page to a view (a shell that has one page for both views); with `hookId`, the settings view shows that hook's row (every shell sends it to its settings page). */
   SHOW_VIEW: "showView",
   /** Put text in the chat input (editable; sent as a normal user message). */
   PREFILL: "prefill",
@@ -1382,7 +1396,7 @@ export interface PageShellCommands {
   "ready": ReadyArgs;
   "closeSettings": NoArgs;
   "openChat": OpenChatArgs;
-  "openSettings": NoArgs;
+  "openSettings": OpenSettingsArgs;
   "restartServer": NoArgs;
 }
 

@@ -88,7 +88,7 @@ export class WaveHooksPage extends LitElement {
         display: flex;
         gap: 2px;
         border-bottom: 1px solid var(--vscode-widget-border, #454545);
-        overflow-x: auto;
+        flex-wrap: wrap; /* a narrow panel: every tab stays in view (e.g. with the untrusted mark) */
       }
       [role="tab"] {
         display: inline-flex;
@@ -118,6 +118,11 @@ export class WaveHooksPage extends LitElement {
         background: var(--vscode-inputValidation-errorBackground, #5a1d1d);
         color: var(--vscode-foreground, #cccccc);
         border: 1px solid var(--vscode-inputValidation-errorBorder, #be1100);
+      }
+      .badge.warn {
+        background: var(--vscode-inputValidation-warningBackground, #352a05);
+        color: var(--vscode-foreground, #cccccc);
+        border: 1px solid var(--vscode-inputValidation-warningBorder, #b89500);
       }
       .toolbar {
         display: flex;
@@ -602,6 +607,7 @@ export class WaveHooksPage extends LitElement {
             >
               ${t(`tab.${s}`)}
               <span class="badge ${badge.problem ? "problem" : ""}" data-testid="count-${s}" aria-label=${badge.label}>${badge.text}</span>
+              ${s === "project" && !list.trusted ? html`<span class="badge warn" data-testid="untrusted-mark">${t("tab.untrustedMark")}</span>` : nothing}
             </button>`;
           })}
         </div>

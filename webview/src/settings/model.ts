@@ -155,23 +155,30 @@ export function groupRows(view: SourceView, filter: Filter): EventGroup[] {
     const text = rowText(row).toLowerCase();
     return words.every((w) => text.includes(w));
   });
-  const order = Object.keys(HOOK_EVENTS);
   const groups = new Map<string, Row[]>();
   for (const row of kept) {
     const event = rowEvent(row);
     if (!groups.has(event)) groups.set(event, []);
     groups.get(event)!.push(row);
   }
-  const rank = (e: string) => (order.includes(e) ? order.indexOf(e) : order.length);
   return [...groups.entries()]
     .map(([event, rows]) => ({ event, catalogueEvent: rows.map(rowCatalogueEvent).find((e) => e in HOOK_EVENTS) ?? event, rows }))
-    .sort((a, b) => rank(a.catalogueEvent) - rank(b.catalogueEvent) || a.event.localeCompare(b.event));
+    .sort((a, b) => byCatalogue([a.event, a.catalogueEvent], [b.event, b.catalogueEvent]));
 }
 
+/** The events of a tab's rows for the event filter, in the order of their groups. */
 export function eventsOf(view: SourceView): string[] {
-  const seen = new Set([...view.hooks.map((h) => h.event), ...view.broken.map((d) => d.entry?.event ?? "")]);
+  const catalogue = new Map<string, string>(); // event as the files name it → catalogue event
+  for (const hook of view.hooks) if (!catalogue.has(hook.event)) catalogue.set(hook.event, hook.catalogueEvent);
+  for (const d of view.broken) if (d.entry?.event && !catalogue.has(d.entry.event)) catalogue.set(d.entry.event, d.entry.event);
+  return [...catalogue].sort(byCatalogue).map(([event]) => event);
+}
+
+/** Catalogue order of the events they run on (unknown last), then by name. */
+function byCatalogue([a, x]: [string, string], [b, y]: [string, string]): number {
   const order = Object.keys(HOOK_EVENTS);
-  return [...seen].filter(Boolean).sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const rank = (e: string) => (order.includes(e) ? order.indexOf(e) : order.length);
+  return rank(x) - rank(y) || a.localeCompare(b);
 }
 
 /** Whose hook format a row's file is in, as the page names it. */

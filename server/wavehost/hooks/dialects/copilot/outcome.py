@@ -21,7 +21,14 @@ from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.dialects.copilot.events import TOOLS, is_pascal
 from wavehost.hooks.dialects.copilot.payloads import result_text
 from wavehost.hooks.dialects.wave.outcome import summary
-from wavehost.hooks.outcome import Notice, NoticeLevel, Outcome, PermissionDecision, capped
+from wavehost.hooks.outcome import (
+    HookRef,
+    Notice,
+    NoticeLevel,
+    Outcome,
+    PermissionDecision,
+    capped,
+)
 from wavehost.hooks.runner import HookRun
 
 log = logging.getLogger(__name__)
@@ -137,6 +144,7 @@ class _Builder:
     logs: list[str] = field(default_factory=list)
     decision: PermissionDecision | None = None
     reason: str | None = None
+    decided_by: HookRef | None = None  # the hook whose deny, ask or allow is in force
     updated: dict[str, Any] | None = None
     tool_result: str | None = None
     prompt: str | None = None
@@ -151,6 +159,10 @@ class _Builder:
     def notice(self, level: NoticeLevel, text: str, run: HookRun) -> None:
         self.notices.append(Notice.of_run(level, text, run))
 
+    def decide(self, run: HookRun, decision: PermissionDecision, reason: str | None) -> None:
+        self.decision, self.reason = decision, reason
+        self.decided_by = HookRef.of(run.handler)
+
     def build(self, runs: Sequence[HookRun]) -> Outcome:
         return Outcome(
             event=self.event.name,
@@ -161,6 +173,7 @@ class _Builder:
             notices=self.notices,
             permission_decision=self.decision,
             permission_reason=self.reason,
+            decided_by=self.decided_by,
             updated_input=self.updated,
             tool_result=self.tool_result,
             prompt=self.prompt,
@@ -256,7 +269,7 @@ def _pre_tool_use(out: _Builder, run: HookRun, doc: Doc | None, contexts: list[s
     top = doc or {}
     if errored(run):
         out.blocked = True
-        out.decision = "deny"
+        out.decide(run, "deny", None)
         out.tool_error = f'Denied by preToolUse hook from "{origin(run)}" (hook errored)'
         return True
     reason = _model_text(
@@ -265,19 +278,19 @@ def _pre_tool_use(out: _Builder, run: HookRun, doc: Doc | None, contexts: list[s
     reason = reason.strip() if reason is not None else None
     if run.exit_code == 2:
         out.blocked = True
-        out.decision, out.reason = "deny", reason or "hook exited with code 2"
+        out.decide(run, "deny", reason or "hook exited with code 2")
         out.tool_error = f"Denied by preToolUse hook: {out.reason}"
         return True
     decision = specific.get("permissionDecision") or top.get("permissionDecision")
     if decision == "deny":
         out.blocked = True
-        out.decision, out.reason = "deny", reason
+        out.decide(run, "deny", reason)
         out.tool_error = f"Denied by preToolUse hook: {reason or 'No reason provided'}"
         return True
     if decision == "ask":
-        out.decision, out.reason = "ask", reason
+        out.decide(run, "ask", reason)
     elif decision == "allow" and out.decision is None:
-        out.decision, out.reason = "allow", reason
+        out.decide(run, "allow", reason)
     args = modified_args(run)
     if args is not None:
         assert isinstance(out.payload, p.PreToolUseInput)
@@ -305,7 +318,7 @@ def _permission_request(out: _Builder, run: HookRun, doc: Doc | None) -> None:
     if behavior not in ("allow", "deny"):
         return
     message = capped(answer["message"]) if isinstance(answer.get("message"), str) else None
-    out.decision, out.reason = behavior, message
+    out.decide(run, behavior, message)
     out.blocked = behavior == "deny"
     out.halt = behavior == "deny" and answer.get("interrupt") is True
     out.tool_error = (

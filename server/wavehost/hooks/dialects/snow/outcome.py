@@ -17,6 +17,7 @@ from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.dialects.wave.outcome import summary
 from wavehost.hooks.outcome import (
+    HookRef,
     Notice,
     NoticeLevel,
     Outcome,
@@ -170,6 +171,10 @@ class _Builder:
     def notice(self, level: NoticeLevel, text: str, r: Result) -> None:
         self.notices.append(Notice.of_run(level, text, r.run, exit_code=r.code))
 
+    def decided(self, r: Result) -> None:
+        """`r`'s hook is behind the block or decision in force (named in the chat)."""
+        self.outcome["decided_by"] = HookRef.of(r.run.handler)
+
     def build(self, runs: Sequence[HookRun]) -> Outcome:
         return Outcome(
             event=self.event.name,
@@ -211,6 +216,7 @@ def _before_tool(
     if failed is not None:
         blocked = failed.text or warning("beforeToolCall", failed)
         out.outcome.update(blocked=True, tool_error=blocked)
+        out.decided(failed)
         if failed.code >= 2:
             _stop_flow(out, failed)
         return
@@ -239,6 +245,7 @@ def _confirmation(
 ) -> None:
     if failed is not None and failed.code >= 2:
         out.outcome.update(blocked=True, permission_decision="deny", permission_reason=REJECTED)
+        out.decided(failed)
         out.notice("error", failed.text or REJECTED, failed)
         return
     if failed is not None:
@@ -253,6 +260,7 @@ def _confirmation(
                 permission_reason=reason,
                 blocked=decision == "deny",
             )
+            out.decided(r)
             return
 
 

@@ -149,6 +149,29 @@ class RelayTest {
     }
 
     @Test
+    fun `a chat's openSettings with a hookId opens the settings tab, which shows that row once it is ready`() {
+        val (chat, chatLink) = page(View.CHAT)
+        chat.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_SETTINGS}","args":{"hookId":"h-42"}}""")
+        settle()
+        assertEquals(listOf("openSettings"), actions.calls)
+        val (handle, settings) = page(View.SETTINGS, ready = false) // the tab the glue opened
+        assertEquals(0, settings.scripts.size)
+        handle.receive("""{"kind":"shell","command":"${ShellCommands.READY}","args":{}}""")
+        settle()
+        val shown = settings.envelopes().single()
+        assertEquals(ShellCommands.SHOW_VIEW, shown["command"].asString)
+        assertEquals("settings", shown["args"].asJsonObject["view"].asString)
+        assertEquals("h-42", shown["args"].asJsonObject["hookId"].asString)
+        assertEquals(0, chatLink.scripts.size) // the chat page is not told
+        // A settings tab already open and ready hears it at once; an openSettings without a hookId reveals nothing.
+        chat.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_SETTINGS}","args":{"hookId":"h-7"}}""")
+        chat.receive("""{"kind":"shell","command":"${ShellCommands.OPEN_SETTINGS}","args":{}}""")
+        settle()
+        assertEquals(listOf("h-42", "h-7"), settings.envelopes().map { it["args"].asJsonObject["hookId"].asString })
+        assertEquals(listOf("openSettings", "openSettings", "openSettings"), actions.calls)
+    }
+
+    @Test
     fun `a server request goes to the page of its session, and its answer back to the server`() {
         relay.serverUp(server)
         val (first, firstLink) = page(View.CHAT)

@@ -80,8 +80,11 @@ class WaveProjectService(private val project: Project) : IdeHost, Disposable {
         manager.allEditors.filterIsInstance<SettingsEditor>().filter { it.browser.page === page }.forEach { manager.closeFile(it.file) }
     }
 
+    /** One settings tab, like VS Code's panel: an open one is brought to the front (a chat's "Show in settings" row goes to it). */
     override fun openSettings() = ApplicationManager.getApplication().invokeLater {
-        FileEditorManager.getInstance(project).openFile(SettingsFile(), true)
+        val manager = FileEditorManager.getInstance(project)
+        val open = manager.allEditors.filterIsInstance<SettingsEditor>().firstOrNull()
+        manager.openFile(open?.file ?: SettingsFile(), true)
     }
 
     override fun showError(message: String) {

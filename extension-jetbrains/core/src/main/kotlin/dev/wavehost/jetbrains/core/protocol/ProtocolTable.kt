@@ -55,9 +55,9 @@ object ShellCommands {
     const val CLOSE_SETTINGS = "closeSettings"
     /** pageToShell: Show the chat panel, its input prefilled with `prefill` when given. */
     const val OPEN_CHAT = "openChat"
-    /** pageToShell: Show the settings page. */
+    /** pageToShell: Show the settings page; with `hookId`, at that hook's row (the shell sends the settings page `showView` with the same `hookId` once it listens). */
     const val OPEN_SETTINGS = "openSettings"
-    /** shellToPage: Switch the page to a view (a shell that has one page for both views). */
+    /** shellToPage: Switch the page to a view (a shell that has one page for both views); with `hookId`, the settings view shows that hook's row (every shell sends it to its settings page). */
     const val SHOW_VIEW = "showView"
     /** shellToPage: Put text in the chat input (editable; sent as a normal user message). */
     const val PREFILL = "prefill"

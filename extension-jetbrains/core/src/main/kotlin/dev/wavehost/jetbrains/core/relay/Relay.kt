@@ -76,7 +76,9 @@ class PageHandle internal constructor(val id: Int, val view: View, internal val 
  *   page sent earlier, in order); anything the page sends after it is ignored;
  * - the pages hear `serverState` when the server stops (running false, with why: they disable
  *   their actions and offer Restart) and when it runs again; a page's `restartServer` asks
- *   [restartServer] for a fresh server.
+ *   [restartServer] for a fresh server;
+ * - `openSettings {hookId}` (a chat's "Show in settings") opens the settings tab and, once it is
+ *   ready, sends it `showView {view: "settings", hookId}`: it scrolls to that row.
  */
 class Relay(
     private val actions: ShellActions,
@@ -96,6 +98,7 @@ class Relay(
     private val questions = LinkedHashMap<String, Question>()
     private val sessions = HashMap<String, MutableList<PageHandle>>()
     private var pendingPrefill: String? = null
+    private var pendingReveal: String? = null
 
     fun attach(view: View, link: PageLink): PageHandle {
         val page = synchronized(this) { PageHandle(nextPageId++, view, link, this) }
@@ -245,7 +248,7 @@ class Relay(
             ShellCommands.READY -> {
                 page.ready = true
                 while (page.outbox.isNotEmpty()) page.link.execute(page.outbox.removeFirst())
-                if (page.view == View.CHAT) deliverPrefill()
+                if (page.view == View.CHAT) deliverPrefill() else deliverReveal()
             }
             ShellCommands.CLOSE_SETTINGS -> if (page.view == View.SETTINGS) {
                 page.closing = true
@@ -256,7 +259,12 @@ class Relay(
                 actions.openChat()
                 deliverPrefill()
             }
-            ShellCommands.OPEN_SETTINGS -> actions.openSettings()
+            ShellCommands.OPEN_SETTINGS -> {
+                // A chat's "Show in settings": the settings page shows that hook's row once it listens.
+                shell.args.get("hookId")?.takeIf { it.isJsonPrimitive && it.asJsonPrimitive.isString }?.let { pendingReveal = it.asString }
+                actions.openSettings()
+                deliverReveal()
+            }
             ShellCommands.RESTART_SERVER -> restartServer()
             else -> log("$page sent an unknown shell command: ${shell.command}")
         }
@@ -268,6 +276,18 @@ class Relay(
         val chat = pages.lastOrNull { it.view == View.CHAT && it.ready && !it.disposed } ?: return
         pendingPrefill = null
         post(chat, Envelope.shell(ShellCommands.PREFILL, JsonObject().apply { addProperty("text", text) }))
+    }
+
+    /** The row to reveal waits for a ready settings page (the tab may be opening right now). */
+    private fun deliverReveal() {
+        val hookId = pendingReveal ?: return
+        val settings = pages.lastOrNull { it.view == View.SETTINGS && it.ready && !it.disposed && !it.closing } ?: return
+        pendingReveal = null
+        val args = JsonObject().apply {
+            addProperty("view", View.SETTINGS.id)
+            addProperty("hookId", hookId)
+        }
+        post(settings, Envelope.shell(ShellCommands.SHOW_VIEW, args))
     }
 
     internal fun detach(page: PageHandle) = executor.execute {
