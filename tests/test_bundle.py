@@ -196,3 +196,27 @@ def test_the_bundle_keeps_its_bytecode_even_under_dontwritebytecode_but_hooks_ke
     tag = sys.implementation.cache_tag
     assert (fresh / "libs/common/wavehost/__pycache__" / f"cli.{tag}.pyc").is_file()
     assert seen == ["1", True]
+
+
+def test_the_first_start_after_an_install_compiles_nothing_up_to_the_first_hooks_list(
+    bundle: Path, demo: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The bundle carries the bytecode of what `serve` loads up to its first list (built for this
+    Python), valid although an install gives every source a new file time."""
+    installed = tmp_path / "installed"
+    shutil.copytree(bundle, installed)
+    for source in installed.rglob("*.py"):
+        os.utime(source)  # as unpacked from the vsix: the sources are newer than any bytecode
+    tag = sys.implementation.cache_tag
+    shipped = {pyc: pyc.read_bytes() for pyc in installed.rglob(f"__pycache__/*.{tag}.pyc")}
+    server_pyc = installed / "libs/common/wavehost/lsp/__pycache__" / f"server.{tag}.pyc"
+    assert int.from_bytes(shipped[server_pyc][4:8], "little") == 0b01  # hash-based, unchecked
+    code, answers, stderr = serve(Path(sys.executable), installed, *demo)
+    assert code == 0, stderr
+    assert [a for a in answers if a.get("id") == 2 and "result" in a]
+    compiled = sorted(
+        str(pyc.relative_to(installed))
+        for pyc in installed.rglob(f"__pycache__/*.{tag}.pyc")
+        if shipped.get(pyc) != pyc.read_bytes()
+    )
+    assert compiled == []

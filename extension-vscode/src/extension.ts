@@ -5,17 +5,15 @@
 
 import * as vscode from "vscode";
 
+import { COMMANDS } from "./commands";
 import { type HostState, ServerHost } from "./host";
 import { CHAT_VIEW, ChatView, SettingsPanel } from "./pages";
 import { HookProgress } from "./progress";
+import { SHELL } from "./protocol";
 import { Router } from "./relay";
+import { STEPS, Timeline } from "./timeline";
 
-export const COMMANDS = {
-  openSettings: "wavehost.openSettings",
-  openChat: "wavehost.openChat",
-  restartServer: "wavehost.restartServer",
-  showLog: "wavehost.showLog",
-} as const;
+export { COMMANDS };
 
 /** What `activate` returns: the parts, for the tests that run inside the extension host. */
 export interface WavehostApi {
@@ -38,12 +36,15 @@ let running: ServerHost | undefined;
 
 export function activate(context: vscode.ExtensionContext): WavehostApi {
   const log = vscode.window.createOutputChannel("wavehost", { log: true });
+  const timeline = new Timeline((line) => log.info(line));
+  timeline.mark(STEPS.extensionHostStarted, Date.now() - process.uptime() * 1000);
+  timeline.mark(STEPS.activated);
   const router = new Router();
-  const host = new ServerHost(context, log, router);
+  const host = new ServerHost(context, log, router, timeline);
   running = host;
   const root = vscode.Uri.joinPath(context.extensionUri, "dist", "webview");
-  const chat = new ChatView(root, host, router, log);
-  const settings = new SettingsPanel(root, host, router, chat, log);
+  const chat = new ChatView(root, host, router, log, timeline);
+  const settings = new SettingsPanel(root, host, router, chat, log, timeline);
   chat.openSettings = (hookId) => settings.show(hookId);
   const progress = new HookProgress();
   router.observe((method, params) => progress.observe(method, params));
@@ -75,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): WavehostApi {
     status,
     progress,
     host.onDidChangeState(showState),
+    // The pages say so in plain words, disable their actions and offer Restart (restartServer).
+    host.onDidStop((reason) => router.tell(SHELL.SERVER_STATE, { running: false, reason })),
     host.onDidBecomeReady(() => {
       // A restarted server knows no page: the pages are loaded again and re-attach.
       if (started) {
@@ -85,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): WavehostApi {
     }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.commands.registerCommand(COMMANDS.openSettings, () => {
+      timeline.mark(STEPS.settingsCommand);
       ensureStarted();
       settings.show();
     }),

@@ -33,6 +33,7 @@ import {
 import { METHODS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from "./protocol";
 import { PageAnswerError, type Router, type ServerPort } from "./relay";
 import { interpreterOfPythonExtension } from "./python";
+import { STEPS, type Timeline } from "./timeline";
 
 export type HostState = "starting" | "ready" | "crashed" | "failed" | "stopped";
 
@@ -59,6 +60,11 @@ export class ServerHost implements vscode.Disposable {
   /** The client's start while it is under way (a stop waits for it). */
   private starting: Promise<void> | undefined;
   /**
+   * The hooks list asked for as soon as the server is ready, while the settings page is still
+   * loading: the page's first `hooks/list` is answered with it. Dropped when the hooks change.
+   */
+  private firstList: Promise<unknown> | undefined;
+  /**
    * The file of the last text editor that was active: a focused webview (the settings panel, the
    * chat) or the command palette leaves no active text editor, yet the user's project is that file's.
    */
@@ -69,18 +75,35 @@ export class ServerHost implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   /** Fires each time a (re)started server is ready: pages re-attach then. */
   private readonly readyEmitter = new vscode.EventEmitter<void>();
+  /** Fires with why, in one sentence, when the server stopped without being asked to. */
+  private readonly stopEmitter = new vscode.EventEmitter<string>();
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidBecomeReady = this.readyEmitter.event;
+  readonly onDidStop = this.stopEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly router: Router,
+    private readonly timeline: Timeline,
   ) {}
+
+  /** Why the server is not running, when it stopped without being asked to (until it runs again). */
+  get down(): string | null {
+    return this.state === "ready" || this.state === "stopped" ? null : this.problem;
+  }
 
   /** The connection, while the server is ready. */
   connection(): ServerPort | undefined {
-    return this.state === "ready" ? this.client : undefined;
+    const client = this.state === "ready" ? this.client : undefined;
+    if (!client) return undefined;
+    return {
+      sendRequest: (method, params) => {
+        const first = method === METHODS.HOOKS_LIST ? this.firstList : undefined;
+        if (first) this.firstList = undefined; // answers one page, once
+        return first ?? client.sendRequest(method, params);
+      },
+    };
   }
 
   /** The connection pages relay to: waits (bounded) while the server is starting or restarting. */
@@ -128,16 +151,20 @@ export class ServerHost implements vscode.Disposable {
           this.log.info(`[server] ${line}`),
         );
         this.child = started.child;
+        this.timeline.mark(STEPS.serverSpawned);
         exited = started.exited;
         void exited.then((exit) => this.onExit(generation, launch, exit));
         if (!started.child.stdout || !started.child.stdin) throw new Error("no stdio to the server");
         return { reader: started.child.stdout, writer: started.child.stdin, detached: false };
       },
-      this.clientOptions(),
+      this.clientOptions(generation),
     );
     this.client = client;
     for (const method of SERVER_NOTIFICATIONS) {
-      client.onNotification(method, (params: unknown) => this.router.notify(method, params));
+      client.onNotification(method, (params: unknown) => {
+        if (method === METHODS.HOOKS_CHANGED) this.firstList = undefined;
+        this.router.notify(method, params);
+      });
     }
     for (const method of SERVER_REQUESTS) {
       client.onRequest(method, async (params: unknown, token) => {
@@ -164,8 +191,21 @@ export class ServerHost implements vscode.Disposable {
       return;
     }
     if (generation !== this.generation) return;
+    // A process that died during the handshake can leave the start resolved with its connection
+    // closed: not ready (its exit, onExit, says why and restarts it), and the pages keep theirs.
+    const child = this.child;
+    if (!client.isRunning() || !child || child.exitCode !== null || child.signalCode !== null) {
+      this.log.warn("wavehost ended during its start");
+      return;
+    }
     this.readyAt = Date.now();
+    this.timeline.mark(STEPS.serverInitialized, this.readyAt);
     this.log.info(`wavehost ready: ${this.readyAt - startedAt} ms from the start to the LSP handshake`);
+    this.firstList = client.sendRequest(METHODS.HOOKS_LIST, {});
+    this.firstList.then(
+      () => this.timeline.mark(STEPS.firstListAnswered),
+      () => (this.firstList = undefined), // the page asks for itself, and hears why
+    );
     this.problem = null;
     this.setState("ready");
     this.readyEmitter.fire();
@@ -202,6 +242,7 @@ export class ServerHost implements vscode.Disposable {
     this.client = undefined;
     this.child = undefined;
     this.starting = undefined;
+    this.firstList = undefined;
     // A client still starting cannot be stopped (vscode-languageclient throws, and killing its
     // process makes it tell the user "couldn't create connection"): let the start finish first.
     if (starting) await Promise.race([starting.catch(() => undefined), delay(START_WAIT_MS)]);
@@ -217,6 +258,7 @@ export class ServerHost implements vscode.Disposable {
     this.editorWatch.dispose();
     this.stateEmitter.dispose();
     this.readyEmitter.dispose();
+    this.stopEmitter.dispose();
   }
 
   private onExit(generation: number, launch: Launch, exit: Exit): void {
@@ -231,6 +273,7 @@ export class ServerHost implements vscode.Disposable {
     this.crashes++;
     this.client = undefined;
     this.child = undefined;
+    this.firstList = undefined;
     if (this.crashes > MAX_RESTARTS) {
       this.fail(`${sentence} It crashed ${MAX_RESTARTS} times in a row; run "Wave: Restart Host" to try again.`, true);
       return;
@@ -238,6 +281,7 @@ export class ServerHost implements vscode.Disposable {
     const seconds = restartDelay(this.crashes);
     this.problem = sentence;
     this.setState("crashed");
+    this.stopEmitter.fire(sentence);
     void vscode.window
       .showWarningMessage(`${sentence} Restarting it in ${seconds} s; your chat is kept.`, "Show Log")
       .then((choice) => choice && this.log.show());
@@ -249,6 +293,7 @@ export class ServerHost implements vscode.Disposable {
     this.client = undefined;
     this.problem = sentence;
     this.setState("failed");
+    this.stopEmitter.fire(sentence);
     if (tell) {
       void vscode.window.showErrorMessage(sentence, "Open Settings", "Show Log").then((choice) => {
         if (choice === "Show Log") this.log.show();
@@ -257,7 +302,8 @@ export class ServerHost implements vscode.Disposable {
     }
   }
 
-  private clientOptions(): LanguageClientOptions {
+  /** The client's options; `generation`: the start they are for (a stopped client's events are old news). */
+  private clientOptions(generation: number): LanguageClientOptions {
     return {
       documentSelector: [], // no language features: the client carries wavehost's own methods
       outputChannel: this.log,
@@ -270,8 +316,17 @@ export class ServerHost implements vscode.Disposable {
       },
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue, handled: true }),
-        // Restarts are ours (with back-off and a plain message), not the client's.
-        closed: () => ({ action: CloseAction.DoNotRestart, handled: true }),
+        // Restarts are ours (with back-off and a plain message), not the client's. A connection
+        // that closes while its process lives on ends that process: the exit says why (onExit).
+        closed: () => {
+          const child = this.child;
+          const current = generation === this.generation && this.state === "ready";
+          if (current && child && child.exitCode === null && child.signalCode === null) {
+            this.log.warn("the connection to the wavehost server closed: ending its process");
+            child.kill();
+          }
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
       },
       connectionOptions: { maxRestartCount: 0 },
     };

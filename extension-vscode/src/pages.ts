@@ -9,9 +9,11 @@ import { randomBytes } from "node:crypto";
 
 import * as vscode from "vscode";
 
+import { COMMANDS } from "./commands";
 import type { ServerHost } from "./host";
-import { SHELL } from "./protocol";
+import { METHODS, parseEnvelope, SHELL } from "./protocol";
 import { type PageKind, PageRelay, type Router } from "./relay";
+import { STEPS, type Timeline } from "./timeline";
 
 export const SETTINGS_PANEL = "wavehost.settings";
 export const CHAT_VIEW = "wavehost.chat";
@@ -68,13 +70,19 @@ class Page implements vscode.Disposable {
     router: Router,
     shell: (command: string, args: Record<string, unknown>) => Promise<void> | void,
     log: vscode.LogOutputChannel,
+    timeline: Timeline,
   ) {
     this.resetReady();
+    const settings = kind === "settings";
+    let listAsked: string | number | undefined;
     this.relay = new PageRelay(
       kind,
       () => host.connect(),
       {
         post: (message) => {
+          if (settings && message.kind === "response" && message.id === listAsked) {
+            timeline.mark(STEPS.settingsPageAnswered);
+          }
           if (!this.answered && message.kind === "response") {
             this.answered = true;
             log.info(`${kind} page: first answer ${Date.now() - this.loadedAt} ms after its HTML was set`);
@@ -84,8 +92,17 @@ class Page implements vscode.Disposable {
       },
       (command, args) => {
         if (command === SHELL.READY) {
+          if (settings) timeline.mark(STEPS.settingsPageReady);
           log.info(`${kind} page: ready ${Date.now() - this.loadedAt} ms after its HTML was set`);
           this.markReady();
+          // A page loaded while the server is down hears it at once (and offers Restart).
+          const down = host.down;
+          if (down !== null) this.relay.tell(SHELL.SERVER_STATE, { running: false, reason: down });
+        }
+        if (command === SHELL.RESTART_SERVER) {
+          // The page's Restart: the same path as "Wave: Restart Host". Once the new server is
+          // ready, every page is loaded anew (the chat re-attaches to its session).
+          return void vscode.commands.executeCommand(COMMANDS.restartServer);
         }
         return shell(command, args);
       },
@@ -94,7 +111,14 @@ class Page implements vscode.Disposable {
     const unregister = router.add(this.relay);
     this.disposables.push(
       { dispose: unregister },
-      webview.onDidReceiveMessage((message: unknown) => void this.relay.receive(message)),
+      webview.onDidReceiveMessage((message: unknown) => {
+        const request = settings ? parseEnvelope(message) : null;
+        if (request?.kind === "request" && request.method === METHODS.HOOKS_LIST && listAsked === undefined) {
+          listAsked = request.id;
+          timeline.mark(STEPS.settingsPageAsked);
+        }
+        void this.relay.receive(message);
+      }),
     );
   }
 
@@ -128,6 +152,7 @@ export class SettingsPanel {
     private readonly router: Router,
     private readonly chat: ChatView,
     private readonly log: vscode.LogOutputChannel,
+    private readonly timeline: Timeline,
   ) {}
 
   get isOpen(): boolean {
@@ -161,8 +186,10 @@ export class SettingsPanel {
     });
     panel.iconPath = vscode.Uri.joinPath(this.root, "..", "..", "media", "wave.svg");
     this.panel = panel;
-    this.page = new Page("settings", panel.webview, this.host, this.router, (c, a) => this.shell(c, a), this.log);
+    const shell = (c: string, a: Record<string, unknown>) => this.shell(c, a);
+    this.page = new Page("settings", panel.webview, this.host, this.router, shell, this.log, this.timeline);
     panel.webview.html = pageHtml(panel.webview, this.root, "settings");
+    this.timeline.mark(STEPS.settingsPanelCreated);
     panel.onDidDispose(() => {
       this.page?.dispose();
       this.page = undefined;
@@ -214,6 +241,7 @@ export class ChatView implements vscode.WebviewViewProvider {
     private readonly host: ServerHost,
     private readonly router: Router,
     private readonly log: vscode.LogOutputChannel,
+    private readonly timeline: Timeline,
   ) {
     this.resolved = new Promise((resolve) => (this.markResolved = resolve));
   }
@@ -221,7 +249,8 @@ export class ChatView implements vscode.WebviewViewProvider {
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     view.webview.options = { enableScripts: true, localResourceRoots: [this.root] };
-    this.page = new Page("chat", view.webview, this.host, this.router, (c, a) => this.shell(c, a), this.log);
+    const shell = (c: string, a: Record<string, unknown>) => this.shell(c, a);
+    this.page = new Page("chat", view.webview, this.host, this.router, shell, this.log, this.timeline);
     view.webview.html = pageHtml(view.webview, this.root, "chat", { sessionId: this.sessionId });
     view.onDidDispose(() => {
       this.remember();

@@ -117,6 +117,11 @@ export class PageRelay {
     this.post({ kind: "notification", method, params: params ?? {} });
   }
 
+  /** Sends the page a shell command (the table's shellToPage ones, e.g. `serverState`). */
+  tell(command: string, args: Record<string, unknown>): void {
+    this.post({ kind: "shell", command, args });
+  }
+
   /**
    * Asks the page a server→client request and resolves with its answer; withdrawn from the page
    * when the server cancels it (`$/cancelRequest`).
@@ -225,6 +230,11 @@ export class Router {
 
   get size(): number {
     return this.pages.size;
+  }
+
+  /** A shell command for every page (`serverState`: the server stopped, and why). */
+  tell(command: string, args: Record<string, unknown>): void {
+    for (const page of this.pages) page.tell(command, args);
   }
 
   /** A notification about a session goes to the pages attached to it; any other to every page. */

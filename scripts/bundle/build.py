@@ -10,6 +10,9 @@ Layout of DEST (what the shells rely on):
                               "pythons": {"3.12": ["libs/cp312", "libs/common"], ...}}
     DEST/libs/common/        pure-Python and abi3 packages (wavehost itself included)
     DEST/libs/cp3NN/         the compiled packages built for CPython 3.NN
+    DEST/libs/**/__pycache__ bytecode of what `serve` loads up to its first hooks list, for each
+                             CPython of PYTHONS found on the build machine (unchecked-hash .pyc:
+                             valid whatever file times the installed copy gets)
 
 Wheels only (no builds from source), downloaded with pip into a cache (WAVEHOST_CACHE, default
 ~/.cache/wavehost) and checked against the hashes in LOCK.
@@ -25,10 +28,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = Path(__file__).with_name("requirements-linux-x64.txt")
 LAUNCHER = Path(__file__).with_name("launch.py")
+DEMO = ROOT / "examples" / "demo-project"
 PLATFORM = "linux-x64"
 PIP_PLATFORM = "manylinux_2_17_x86_64"  # glibc >= 2.17
 PYTHONS = ("3.11", "3.12", "3.13", "3.14")
@@ -120,6 +125,101 @@ def install(into: Path, wheels: list[Path], version: str) -> None:
     shutil.rmtree(into / "bin", ignore_errors=True)  # console scripts for the build machine
 
 
+def interpreter(version: str) -> str | None:
+    """A `python3.NN` of this machine that is CPython `version`, if any."""
+    found = shutil.which(f"python{version}")
+    if found is None:
+        return None
+    check = "import platform, sys; print(platform.python_implementation(), *sys.version_info[:2])"
+    ran = subprocess.run([found, "-c", check], capture_output=True, text=True)
+    usable = ran.returncode == 0 and ran.stdout.split() == ["CPython", *version.split(".")]
+    return found if usable else None
+
+
+def frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps(message).encode()
+    return f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+
+
+def first_list(python: str, dest: Path) -> None:
+    """Runs the bundled `serve` as a shell does up to its first hooks list (the demo project, an
+    empty home), then shuts it down: launch.py writes the bytecode of what it loaded."""
+    with tempfile.TemporaryDirectory() as tmp:
+        project, home = Path(tmp, "project"), Path(tmp, "home")
+        home.mkdir()
+        shutil.copytree(DEMO, project)
+        start: list[dict[str, Any]] = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "capabilities": {}, "initializationOptions": {"projectDir": str(project)}}},
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+            {"jsonrpc": "2.0", "id": 2, "method": "wave/hooks/list", "params": {}},
+        ]  # fmt: skip
+        env = {**os.environ, "HOME": str(home), "PYTHONPATH": ""}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        with tempfile.TemporaryFile() as stderr:
+            server = subprocess.Popen(
+                [python, str(dest / "launch.py"), "serve", "--stdio"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                cwd=project,
+                env=env,
+            )
+            assert server.stdin
+            assert server.stdout
+            server.stdin.write(b"".join(map(frame, start)))
+            server.stdin.flush()
+            listed = False
+            while not listed and (message := read_frame(server.stdout)) is not None:
+                listed = message.get("id") == 2 and "result" in message
+            if listed:
+                server.stdin.write(frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
+                server.stdin.write(frame({"jsonrpc": "2.0", "method": "exit"}))
+            server.stdin.close()
+            code = server.wait(timeout=300)
+            if not listed or code != 0:
+                stderr.seek(0)
+                said = stderr.read().decode(errors="replace")
+                sys.exit(f"the bundled server did not list hooks with {python}:\n{said}")
+
+
+def read_frame(stdout: Any) -> dict[str, Any] | None:
+    """One LSP message from the server's stdout; None at its end."""
+    length = None
+    while (line := stdout.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("ascii").partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    if length is None:
+        return None
+    message: dict[str, Any] = json.loads(stdout.read(length))
+    return message
+
+
+def precompile(dest: Path) -> list[str]:
+    """Bytecode for the first start after an install (what `serve` loads up to the first hooks
+    list; compiling it is seconds on a slow machine), for each CPython of PYTHONS found here.
+    Unchecked-hash .pyc: an installed copy's sources get new file times, which would make
+    timestamp-checked bytecode stale. Other modules are compiled on first use, as before."""
+    done = []
+    for version in PYTHONS:
+        python = interpreter(version)
+        if python is None:
+            continue
+        first_list(python, dest)
+        tag = f"cpython-{version.replace('.', '')}"
+        sources = [
+            str(pyc.parent.parent / f"{pyc.name.split('.')[0]}.py")
+            for pyc in (dest / "libs").rglob(f"__pycache__/*.{tag}.pyc")
+        ]
+        for pyc in (dest / "libs").rglob(f"__pycache__/*.{tag}.pyc"):
+            pyc.unlink()
+        subprocess.run([python, "-m", "compileall", "-q", "--invalidation-mode", "unchecked-hash",
+                        *sources], check=True)  # fmt: skip
+        done.append(f"{version} ({len(sources)} modules)")
+    return done
+
+
 def build(dest: Path, wheel: Path | None) -> None:
     wheelhouse = cache_dir() / "wheels" / PLATFORM
     chosen: dict[str, list[Path]] = {}
@@ -151,6 +251,8 @@ def build(dest: Path, wheel: Path | None) -> None:
     version = WHEEL_NAME.match(own.name)["version"]  # type: ignore[index]
     manifest = {"wavehost": version, "platform": PLATFORM, "pythons": pythons}
     (dest / "bundle.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    compiled = precompile(dest)
+    print(f"bytecode for the first start: CPython {', '.join(compiled) or 'none found here'}")
     size = sum(f.stat().st_size for f in dest.rglob("*") if f.is_file())
     print(f"bundled wavehost {version} for CPython {', '.join(PYTHONS)} into {dest} "
           f"({size / 1e6:.1f} MB unpacked)")  # fmt: skip

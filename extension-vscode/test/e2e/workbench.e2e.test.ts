@@ -9,7 +9,7 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import type { Browser, Frame, Page } from "playwright-core";
@@ -67,6 +67,49 @@ async function openSettings(): Promise<Frame> {
   return frame;
 }
 
+/** The one running wavehost server process of this code-server (the bundled launcher's). */
+function serverPid(): number {
+  const pids = execFileSync("pgrep", ["-f", `${server.extensions}/.*/server/launch.py serve`], { encoding: "utf8" })
+    .trim()
+    .split("\n");
+  expect(pids.length).toBe(1);
+  return Number(pids[0]);
+}
+
+/** Marks the wavehost pages shown now: the ones a restart loads anew are told apart from them. */
+async function markPages(): Promise<("settings" | "chat")[]> {
+  const views: ("settings" | "chat")[] = [];
+  for (const frame of page.frames()) {
+    const view = await frame
+      .evaluate(() => {
+        if (!document.querySelector("wave-app")) return null;
+        (window as { wavehostOld?: boolean }).wavehostOld = true;
+        return document.body?.dataset.view ?? null;
+      })
+      .catch(() => null);
+    if (view === "settings" || view === "chat") views.push(view);
+  }
+  return views;
+}
+
+/** After a restart: the host is ready and every marked page's view is there again, loaded anew. */
+async function pagesLoadedAnew(views: ("settings" | "chat")[]): Promise<void> {
+  await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
+  const fresh = async (): Promise<string> => {
+    const found = new Set<string>();
+    for (const frame of page.frames()) {
+      const view = await frame
+        .evaluate(() =>
+          document.querySelector("wave-app") && !(window as { wavehostOld?: boolean }).wavehostOld ? document.body?.dataset.view : null,
+        )
+        .catch(() => null);
+      if (view) found.add(view);
+    }
+    return views.filter((v) => !found.has(v)).join(", ") || "all loaded anew";
+  };
+  await expect.poll(fresh, { timeout: 60_000, interval: 500 }).toBe("all loaded anew");
+}
+
 /** The host's state as the status bar item says it (starting, ready, crashed, failed). */
 async function hostState(): Promise<string> {
   const label = await page.locator(".statusbar-item [aria-label^='wavehost ']").first().getAttribute("aria-label").catch(() => null);
@@ -75,6 +118,27 @@ async function hostState(): Promise<string> {
 
 async function projectTab(frame: Frame): Promise<void> {
   await frame.getByText("Project hooks").first().click();
+}
+
+/** The user tab (the page remembers the tab shown last: a test that needs this one says so). */
+async function userTab(frame: Frame): Promise<void> {
+  await frame.getByText("User hooks").first().click();
+}
+
+/**
+ * The chat page that can send now. Looked up afresh until then: after a restart the view is
+ * loaded anew, and a frame found a moment before may be the old page on its way out.
+ */
+async function liveChat(): Promise<Frame> {
+  let found: Frame | undefined;
+  const sendable = async (): Promise<boolean> => {
+    const frame = await waveFrame(page, "chat");
+    const disabled = await frame.locator("[data-action=send]").getAttribute("disabled", { timeout: 2000 }).catch(() => "?");
+    found = disabled === null ? frame : undefined;
+    return found !== undefined;
+  };
+  await expect.poll(sendable, { timeout: 60_000, interval: 500 }).toBe(true);
+  return found!;
 }
 
 /** What the one scripted conversation showed (chat turn: a blocked Bash, then a permission). */
@@ -87,8 +151,7 @@ let conversation: Promise<Conversation> | undefined;
 function converse(): Promise<Conversation> {
   conversation ??= (async () => {
     await runCommand(page, "Wave: Open Chat");
-    const chat = await waveFrame(page, "chat");
-    await expect.poll(() => chat.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    const chat = await liveChat();
     await chat.locator("textarea").fill("Clean up the build output, then write a plan");
     await chat.locator("[data-action=send]").click();
     const failure = chat.getByTestId("tool-error").first();
@@ -138,8 +201,7 @@ describe("wavehost in a real VS Code", () => {
     await screenshot(page, "02-settings-project-hooks");
 
     await runCommand(page, "Wave: Open Chat");
-    const chat = await waveFrame(page, "chat");
-    await expect.poll(() => chat.locator("[data-action=send]").getAttribute("disabled"), { timeout: 30_000 }).toBeNull();
+    await liveChat();
     await screenshot(page, "03-chat-view");
 
     await runCommand(page, "Wave: Show Log");
@@ -159,8 +221,9 @@ describe("wavehost in a real VS Code", () => {
       .toMatch(/project: demo-project|settings page: ready \d+ ms/);
     await screenshot(page, "04-log");
 
+    const shown = await markPages();
     await runCommand(page, "Wave: Restart Host");
-    await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
+    await pagesLoadedAnew(shown);
     const relisted = await waveFrame(page, "settings");
     await relisted.locator("li.hook").first().waitFor({ state: "attached", timeout: 60_000 });
     await screenshot(page, "05-restarted");
@@ -221,7 +284,8 @@ describe("wavehost in a real VS Code", () => {
 
   it("New focuses the chat with the prompt", async () => {
     const settings = await openSettings();
-    await settings.locator("[data-action=new]").first().click();
+    await userTab(settings);
+    await settings.locator("[data-action=new]:visible").click();
     await expect.poll(() => hasWaveFrame(page, "settings"), { timeout: 30_000 }).toBe(false);
     const chat = await waveFrame(page, "chat");
     await expect
@@ -254,11 +318,7 @@ describe("wavehost in a real VS Code", () => {
     await expect.poll(() => before.locator(".log").innerText()).toContain("Clean up the build output");
     // Marks the page shown now: the one after the restart must be a page loaded anew.
     await before.evaluate(() => ((window as { wavehostOld?: boolean }).wavehostOld = true));
-    const pids = execFileSync("pgrep", ["-f", `${server.extensions}/.*/server/launch.py serve`], { encoding: "utf8" })
-      .trim()
-      .split("\n");
-    expect(pids.length).toBe(1);
-    process.kill(Number(pids[0]), "SIGKILL");
+    process.kill(serverPid(), "SIGKILL");
     await page.locator(".notifications-toasts", { hasText: "Restarting it in" }).waitFor({ timeout: 30_000 });
     expect(await hostState()).toMatch(/crashed|starting|ready/);
     await screenshot(page, "13-server-killed");
@@ -285,5 +345,43 @@ describe("wavehost in a real VS Code", () => {
     };
     await expect.poll(freshChat, { timeout: 90_000, interval: 500 }).toBe("kept");
     await screenshot(page, "14-chat-kept-after-restart");
+  });
+
+  it("a server that stopped: the settings page says so in plain words, its actions off, and its Restart lists again", async () => {
+    const settings = await openSettings();
+    await projectTab(settings);
+    const pid = serverPid();
+    // While the launcher is away the automatic restarts fail too: the page stays in "stopped"
+    // however fast the machine, until its Restart (the launcher back by then).
+    const launcher = execFileSync("find", [server.extensions, "-path", "*/server/launch.py"], { encoding: "utf8" }).trim();
+    renameSync(launcher, `${launcher}.away`);
+    try {
+      process.kill(pid, "SIGKILL");
+      const gone = settings.getByTestId("gone");
+      await gone.waitFor({ timeout: 30_000 });
+      const said = (await gone.innerText()).replace(/\s+/g, " ");
+      expect(said).toContain("wavehost has stopped, so nothing on this page can be changed for now.");
+      expect(said).toMatch(/Why: The wavehost server (was killed \(SIGKILL\)|stopped \(exit code 2\))/);
+      const row = settings.locator("li.hook", { hasText: "guard-bash.py" });
+      for (const action of ["edit", "delete", "test", "why"]) {
+        expect(await row.locator(`[data-action=${action}]`).isDisabled(), action).toBe(true);
+      }
+      expect(await settings.locator("[data-action=new]:visible").getAttribute("disabled")).not.toBeNull();
+      await screenshot(page, "15-server-stopped-settings-says-so");
+    } finally {
+      renameSync(`${launcher}.away`, launcher);
+    }
+    const shown = await markPages();
+    await settings.locator("[data-action=restart]").click();
+    await pagesLoadedAnew(shown);
+    // The page is loaded anew once the server runs again: the list is back, the notice gone.
+    const listed = async (): Promise<string> => {
+      const frame = await waveFrame(page, "settings");
+      const rows = await frame.locator("li.hook").count();
+      const stopped = await frame.getByTestId("gone").count();
+      return rows > 0 && stopped === 0 ? "listed" : `rows ${rows}, stopped notice ${stopped}`;
+    };
+    await expect.poll(listed, { timeout: 60_000, interval: 500 }).toBe("listed");
+    await screenshot(page, "16-restarted-from-the-page");
   });
 });

@@ -165,6 +165,21 @@ describe("the relay against a real wavehost serve", () => {
     expect(notes(settings, updated)).toEqual([]);
   });
 
+  it("tells every open page that the server stopped (serverState), a closed page nothing", async () => {
+    const router = new Router();
+    const chat = page("chat");
+    const settings = page("settings");
+    const closed = page("settings");
+    router.add(chat.relay);
+    router.add(settings.relay);
+    router.add(closed.relay)(); // added, then its page went away
+    router.tell(SHELL.SERVER_STATE, { running: false, reason: "The wavehost server was killed (SIGKILL)." });
+    const told = { kind: "shell", command: SHELL.SERVER_STATE, args: { running: false, reason: "The wavehost server was killed (SIGKILL)." } };
+    expect(chat.posted).toEqual([told]);
+    expect(settings.posted).toEqual([told]);
+    expect(closed.posted).toEqual([]);
+  });
+
   it("asks a server question of the chat page and withdraws it when the server cancels", async () => {
     const router = new Router();
     const chat = page("chat");
