@@ -374,10 +374,87 @@ async def test_a_new_chat_closes_the_old_session_as_a_clear(workspace: Workspace
         session_id = (await client.open_chat())["sessionId"]
         params = {"sessionId": session_id, "reason": "clear"}
         closed = await client.call(table.CHAT_CLOSE.name, params)
+        # the end hooks run in the background: the server must outlive them here
+        await until(lambda: _complete(ended) and _complete(copilot))
 
     assert closed == {"closed": True}
     assert json.loads(ended.read_text())["reason"] == "clear"
     assert json.loads(copilot.read_text())["reason"] == "user_exit"
+
+
+def _complete(path: Path) -> bool:
+    """A JSON file a hook writes has all of it (`cat > file` creates it before it writes)."""
+    try:
+        json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _gated(gate: Path, out: Path) -> str:
+    """A slow end hook: it waits for `gate`, then writes its whole stdin to `out`."""
+    wait = f"until [ -e {gate} ]; do sleep 0.1; done"
+    return f"echo $$ > {out}.pid; {wait}; cat > {out}.tmp; mv {out}.tmp {out}"
+
+
+async def test_a_new_chat_does_not_wait_for_the_old_sessions_end_hooks(
+    workspace: Workspace,
+) -> None:
+    """Seed 002: after /clear the old session's end hooks run in the background and do not
+    block the new prompt. The hooks wait for a gate the test opens only once the new session's
+    first prompt is answered; they still get their whole payload, and the rest of the old
+    session's background work (a running task) is killed as before."""
+    gate, ended, copilot = workspace.root / "gate", workspace.root / "end", workspace.root / "cp"
+    task = workspace.root / "task.pid"
+    project_hooks(workspace, "SessionEnd", _gated(gate, ended))
+    workspace.write(
+        workspace.project / ".github" / "hooks" / "a.json",
+        {"version": 1, "hooks": {"sessionEnd": [{"bash": _gated(gate, copilot)}]}},
+    )
+    background = {"command": f"echo $$ > {task}; exec sleep 300", "run_in_background": True}
+    script(workspace, reply("", ("Bash", background)), reply("started"))  # each session's
+    async with running_server(workspace) as client:
+        old = (await client.open_chat(permissionMode="bypassPermissions"))["sessionId"]
+        await client.turn(old, "run it in the background")
+        await until(lambda: task.exists() and task.read_text().strip() != "")
+        shell = int(task.read_text())
+        task.unlink()
+        params = {"sessionId": old, "reason": "clear"}
+        closed = await asyncio.wait_for(client.call(table.CHAT_CLOSE.name, params), TIMEOUT)
+        new = (await client.open_chat(permissionMode="bypassPermissions"))["sessionId"]
+        view = await client.turn(new, "hello")
+        answered_before = not ended.exists() and not copilot.exists()
+        hooks_running = Path(f"{ended}.pid").exists() and Path(f"{copilot}.pid").exists()
+        gate.touch()
+        await until(lambda: _complete(ended) and _complete(copilot))
+        payload, copilot_payload = json.loads(ended.read_text()), json.loads(copilot.read_text())
+        await until(lambda: not alive(shell))
+
+    assert closed == {"closed": True}
+    assert view.messages[-1]["blocks"][0]["text"] == "started"
+    assert answered_before
+    assert hooks_running
+    assert (payload["hook_event_name"], payload["session_id"]) == ("SessionEnd", old)
+    assert payload["reason"] == "clear"
+    assert (copilot_payload["sessionId"], copilot_payload["reason"]) == (old, "user_exit")
+
+
+async def test_end_hooks_still_running_in_the_background_are_killed_when_the_server_stops(
+    workspace: Workspace,
+) -> None:
+    """Seed 002: leaving the CLI ends the background end hooks that have not finished."""
+    gate, ended = workspace.root / "gate", workspace.root / "end"
+    project_hooks(workspace, "SessionEnd", _gated(gate, ended))
+    script(workspace, reply("hi"))
+    async with running_server(workspace) as client:
+        old = (await client.open_chat())["sessionId"]
+        await client.call(table.CHAT_CLOSE.name, {"sessionId": old, "reason": "clear"})
+        pid_file = Path(f"{ended}.pid")
+        await until(lambda: pid_file.exists() and pid_file.read_text().strip() != "")
+        hook = int(pid_file.read_text())
+
+    assert not alive(hook)
+    assert not ended.exists()
 
 
 async def test_ask_user_question_goes_to_the_client_and_its_answer_is_the_tool_result(

@@ -24,6 +24,7 @@ from tests.session.chat import (
     users,
     write_call,
 )
+from tests.session.fake_llm import HttpError
 from wavehost import paths
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.tools.ask import QuestionPrompt
@@ -470,6 +471,61 @@ async def test_on_stop_also_fires_when_the_user_stops_the_flow_and_only_snows(
     assert user_texts(opened.llm.requests[1])[-1] == "保存一下"
     assert [b.status for b in tools(opened.messages)] == ["cancelled"]
     assert len(lines(wave_stop)) == 2  # Wave's Stop and Copilot's agentStop: the reply only
+
+
+async def test_on_stop_fires_when_the_session_ends_after_a_turn_without_a_stop(
+    chat: ChatRunner, project: Path
+) -> None:
+    """Seed 004: onStop fires "用户停止 AI 流程时（…或结束会话）". A failed model call ends its
+    turn with no onStop; the session's end fires it then, and only Snow's: Claude Code's Stop and
+    Copilot's agentStop are not session-end events. It comes before SessionEnd."""
+    seen, other, order = project / "stop.jsonl", project / "other.jsonl", project / "order"
+    snow_project(project, "onStop", rule(action(f"echo onStop >> {order}; {record(seen)}")))
+    copilot_project(
+        project,
+        "a.json",
+        {"agentStop": [bash(record(other))], "sessionEnd": [bash(f"echo sessionEnd >> {order}")]},
+    )
+    hooks = hooks_for("Stop", record(other))
+    result = await chat([HttpError(400, "bad request")], "hello", hooks=hooks)
+
+    [payload] = lines(seen)
+    assert [m["content"] for m in payload["messages"] if m["role"] == "user"][-1] == "hello"
+    assert (payload["platform"], payload["cwd"]) == ("snow", str(project))
+    assert not other.exists()
+    assert order.read_text().split() == ["onStop", "sessionEnd"]
+    assert result.session.turn_error is not None
+
+
+async def test_on_stop_fires_once_for_a_reply_then_the_sessions_end(
+    chat: ChatRunner, project: Path
+) -> None:
+    """The reply's onStop covers the session's end: nothing happened since, so it does not fire
+    a second time; a later model call makes it due again."""
+    seen = project / "stop.jsonl"
+    snow_project(project, "onStop", rule(action(record(seen))))
+    await chat([turn("done")], "work")
+    assert len(lines(seen)) == 1
+
+    seen.unlink()
+    await chat([turn("done"), HttpError(400, "bad request")], "work", "more")
+    assert len(lines(seen)) == 2  # the reply's, then the session end's (the failed turn)
+
+
+async def test_on_stop_fires_once_when_the_session_ends_during_a_turn(
+    chat: ChatRunner, project: Path
+) -> None:
+    """Closing a session while its turn runs stops the flow once: the interrupt's onStop, not a
+    second one for the session's end."""
+    seen, started = project / "stop.jsonl", project / "started"
+    snow_project(project, "onStop", rule(action(record(seen))))
+    async with chat.open([turn("", bash_call(f"touch {started}; sleep 60")), turn("x")]) as opened:
+        opened.session.send("run it")
+        await until(started.exists)
+
+    [payload] = lines(seen)
+    assert "messages" in payload
+    assert [b.status for b in tools(opened.messages)] == ["cancelled"]
 
 
 async def test_on_stop_prompt_action_without_anyone_to_ask_shows_the_prompt(

@@ -142,7 +142,7 @@ describe("session lifecycle in browser mode", () => {
         ],
         hooks: {
           PostToolUse: [{ matcher: "Bash", hooks: [command(`echo $$ > ${hook}; exec sleep 300`, { async: true })] }],
-          SessionEnd: [{ hooks: [command(`cat > ${ended}`)] }],
+          SessionEnd: [{ hooks: [command(`cat > ${ended}.tmp && mv ${ended}.tmp ${ended}`)] }],
         },
         env: { TMPDIR: temp },
       };
@@ -162,16 +162,17 @@ describe("session lifecycle in browser mode", () => {
     await page.screenshot({ path: join(SCREENSHOTS, "lifecycle-background-running.png"), fullPage: true });
 
     await panel.locator("[data-action=new-chat]").click(); // wave/chat/close, then a new session
+    // The page has a new, empty session at once: New chat is /clear, whose end hooks run in the
+    // background and do not hold up the new session (seed 002).
+    await expect.poll(() => panel.getAttribute("data-session-id"), WAIT).not.toBe(sessionId);
+    expect(await panel.locator("[data-role=user]").count()).toBe(0);
     await expect.poll(() => alive(shell), WAIT).toBe(false);
     await expect.poll(() => alive(hookShell), WAIT).toBe(false);
     await expect.poll(() => existsSync(ended), WAIT).toBe(true);
     // New chat is Claude Code's /clear: SessionEnd's reason says so.
     expect(JSON.parse(readFileSync(ended, "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", session_id: sessionId, reason: "clear" });
-    // The close answered only once the session was gone (its cron runner included): the page
-    // then has a new, empty session, and the old session's task folder is gone.
-    await expect.poll(() => panel.getAttribute("data-session-id"), WAIT).not.toBe(sessionId);
-    expect(await panel.locator("[data-role=user]").count()).toBe(0);
-    expect(readdirSync(temp).filter((name) => name.startsWith("wavehost-tasks-"))).toEqual([]);
+    // Once the old session is gone (its cron runner included), so is its task folder.
+    await expect.poll(() => readdirSync(temp).filter((name) => name.startsWith("wavehost-tasks-")), WAIT).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

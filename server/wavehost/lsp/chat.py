@@ -322,11 +322,13 @@ class ChatFeature:
             return dump(ChatCloseResult(closed=False))
         if request.reason is not None:
             sessions.get(request.session_id).end_reason = request.reason
-        await sessions.close(request.session_id)
+        # A New chat (`clear`) answers at once: the end hooks run in the background (seed 002).
+        background = request.reason == "clear"
+        await sessions.close(request.session_id, wait=not background)
         outbox = self._outboxes.pop(request.session_id, None)
         if outbox is not None:
-            outbox.flush()  # its last updates (SessionEnd's notices)
-        log.info("chat session %s closed", request.session_id)
+            outbox.flush()  # its last updates (SessionEnd's notices), unless it ends meanwhile
+        log.info("chat session %s %s", request.session_id, "closing" if background else "closed")
         return dump(ChatCloseResult(closed=True))
 
     async def answer_permission(self, params: Params) -> dict[str, Any]:

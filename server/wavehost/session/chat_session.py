@@ -216,6 +216,8 @@ class ChatSession:
         self._turn: anyio.CancelScope | None = None  # while a turn runs
         self._idle_wait: anyio.CancelScope | None = None  # while waiting to say idle_prompt
         self.pending_context: str | None = None  # goes before the next prompt sent, once
+        self._stop_owed = False  # the main agent called the model since the last Stop
+        self._ending = anyio.CancelScope()  # the session's last hooks (onStop, SessionEnd)
         self.loop = LoopContext(
             hooks=self.hooks,
             provider=self.provider,
@@ -380,6 +382,7 @@ class ChatSession:
         """The main agent's context may need compacting, and news may be waiting for it."""
         if not actor.is_main:
             return
+        self._stop_owed = True
         limit = self.config.auto_compact_tokens
         visible = to_model_messages(self.messages)
         if limit is not None and compaction.estimate_tokens(self._system, visible) > limit:
@@ -421,6 +424,7 @@ class ChatSession:
         )
 
     def _stop_payload(self, common: dict[str, Any], active: bool, last: str | None) -> p.HookInput:
+        self._stop_owed = False
         return p.StopInput(
             **common,
             stop_hook_active=active,
@@ -484,7 +488,9 @@ class ChatSession:
         self._group.start_soon(self.crons.run)
 
     async def close(self) -> None:
-        """Stop taking prompts, interrupt the turn, SessionEnd."""
+        """Stop taking prompts, interrupt the turn, then the session's last hooks: Snow's onStop
+        unless a Stop already followed the last model call (seed 004: it fires when the session
+        ends, once per stop), and SessionEnd."""
         self.inbox.closed = True
         self.cancel()
         if self._idle_wait is not None:
@@ -492,11 +498,18 @@ class ChatSession:
         with anyio.move_on_after(5):
             await self.wait_idle()
         self.conversation.begin_turn()
-        payload = p.SessionEndInput(
-            **self.hooks.common(), reason=self.end_reason, last_turn=self.last_turn
-        )
-        await self.hooks.fire(payload, meta=False)
+        with self._ending:
+            if self._stop_owed:
+                await self._interrupted()
+            payload = p.SessionEndInput(
+                **self.hooks.common(), reason=self.end_reason, last_turn=self.last_turn
+            )
+            await self.hooks.fire(payload, meta=False)
         self.conversation.save()
+
+    def abandon_end(self) -> None:
+        """Kill the last hooks of a closing session (still running, or not started yet)."""
+        self._ending.cancel()
 
     async def _work(self) -> None:
         async for item in self.inbox.items:
@@ -526,9 +539,11 @@ class ChatSession:
                     self._group.start_soon(self._idle_notice)
 
     async def _interrupted(self) -> None:
-        """Stop for an interrupted turn: only Snow's onStop hears of it (seed 004: it fires when
-        the user stops the flow). What it says is shown; a prompt action asks the user, whose
-        answer is sent as the next message. Stop interrupts it too."""
+        """Stop for an interrupted turn or a session that ends: only Snow's onStop hears of it
+        (seed 004: it fires when the user stops the flow, Ctrl+C or ending the session). What it
+        says is shown; a prompt action asks the user, whose answer is sent as the next message
+        (closing: it is shown only). Stop interrupts it too."""
+        self._stop_owed = False
         payload = p.StopInput(
             **self.hooks.common(),
             history=lambda: history(self.messages),

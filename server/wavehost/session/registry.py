@@ -2,7 +2,10 @@
 
 `open_session` is a context manager, so something must hold each session open between requests:
 the registry does, in its own task group, entered for the server's lifetime. `open` returns once
-SessionStart has run; `close` ends the session (SessionEnd) and waits until it is gone.
+SessionStart has run; `close` ends the session (SessionEnd) and waits until it is gone, or with
+`wait=False` lets it end in the background (a New chat: the old session's end hooks must not hold
+up the new one, seed 002). At the server's end (`close_all`) end hooks still running in the
+background are killed; sessions closed then run theirs to the end.
 """
 
 from typing import Any
@@ -18,6 +21,7 @@ class SessionRegistry(OwnedTaskGroup):
     def __init__(self) -> None:
         super().__init__()
         self._sessions: dict[str, tuple[ChatSession, anyio.Event, anyio.Event]] = {}
+        self._ending: set[str] = set()  # closing in the background
 
     def get(self, session_id: str) -> ChatSession:
         """The open session with this id; KeyError if there is none."""
@@ -33,12 +37,18 @@ class SessionRegistry(OwnedTaskGroup):
         session: ChatSession = await self.group.start(self._hold, config, resume, session_id)
         return session
 
-    async def close(self, session_id: str) -> None:
+    async def close(self, session_id: str, *, wait: bool = True) -> None:
         _, closing, closed = self._sessions[session_id]
+        if not wait:
+            self._ending.add(session_id)
         closing.set()
-        await closed.wait()
+        if wait:
+            await closed.wait()
 
     async def close_all(self) -> None:
+        for session_id in list(self._sessions):
+            if session_id in self._ending:
+                self._sessions[session_id][0].abandon_end()
         for session_id in list(self._sessions):
             await self.close(session_id)
 
@@ -60,4 +70,5 @@ class SessionRegistry(OwnedTaskGroup):
             for held, (_, _, done) in list(self._sessions.items()):
                 if done is closed:
                     del self._sessions[held]
+                    self._ending.discard(held)
             closed.set()
