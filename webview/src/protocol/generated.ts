@@ -859,6 +859,7 @@ export interface Outcome {
   permissionReason: string | null;
   decidedBy: HookRef | null;
   permissionAlways: boolean;
+  unaskedRefusal: string | null;
   compactInstructions: string | null;
   worktreePath: string | null;
   reason: string | null;
@@ -867,6 +868,7 @@ export interface Outcome {
   } | null;
   toolResult: string | null;
   halt: boolean;
+  haltEverything: boolean;
   prompt: string | null;
   promptPrefix: string[];
   promptSuffix: string[];
@@ -1037,6 +1039,7 @@ export interface Outcome1 {
   permissionReason: string | null;
   decidedBy: HookRef | null;
   permissionAlways: boolean;
+  unaskedRefusal: string | null;
   compactInstructions: string | null;
   worktreePath: string | null;
   reason: string | null;
@@ -1045,6 +1048,7 @@ export interface Outcome1 {
   } | null;
   toolResult: string | null;
   halt: boolean;
+  haltEverything: boolean;
   prompt: string | null;
   promptPrefix: string[];
   promptSuffix: string[];
