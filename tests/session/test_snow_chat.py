@@ -88,11 +88,16 @@ async def test_before_tool_call_exit_2_stops_the_flow_and_after_tool_call_still_
     snow_project(project, "beforeToolCall", rule(action("echo 'severe' >&2; exit 2")))
     snow_project(project, "afterToolCall", rule(action(record(after))))
     snow_project(project, "onStop", rule(action(record(stop))))
-    result = await chat([turn("", write_call(target)), turn("never")], "write it")
+    async with chat.open([turn("", write_call(target)), turn("never")]) as result:
+        result.session.send("write it")
+        with anyio.fail_after(TIMEOUT):
+            await result.session.wait_idle()
+        stopped_in_the_turn = stop.exists()
 
     assert not target.exists()
     assert len(result.llm.requests) == 1  # no further model call
-    assert not stop.exists()  # onStop does not run
+    assert not stopped_in_the_turn  # the stopped flow does not run onStop
+    assert len(lines(stop)) == 1  # the session's end does, once (seed 004: "结束会话")
     assert [n.text for n in notices(result.messages) if n.level == "error"] == ["severe"]
     [payload] = lines(after)
     assert payload["toolName"] == "filesystem-create"
