@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo: tests' tools
 
 from tests.hooks_doc import hook
-from tests.reliability import concurrent
+from tests.reliability import edit_race
 from tests.reliability.raw_lsp import RawServer
 from tests.workspace import Workspace, make_workspace
 
@@ -43,7 +43,7 @@ def deletes(runs: int) -> None:
         outcomes = []
         for _ in range(runs):
             for workspace in make_workspace():
-                outcomes.append(concurrent.run(workspace, servers, editor))
+                outcomes.append(edit_race.run(workspace, servers, editor))
         rate = statistics.median(len(o.deleted) / o.seconds for o in outcomes)
         baseline = baseline or rate
         totals = {

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.reliability import concurrent
+from tests.reliability import edit_race
 from tests.reliability.figures import record
 from tests.workspace import Workspace
 from wavehost.settings.files import temp_pattern
@@ -28,7 +28,7 @@ SERVERS = 4
 def test_deletes_from_four_servers_and_an_editor_lose_nothing(
     workspace: Workspace, kind: str
 ) -> None:
-    outcome = concurrent.run(workspace, SERVERS, kind)
+    outcome = edit_race.run(workspace, SERVERS, kind)
     record(f"concurrent deletes ({SERVERS} servers + an editor, {kind})", **outcome.figures())
 
     assert outcome.failures == []
@@ -36,7 +36,7 @@ def test_deletes_from_four_servers_and_an_editor_lose_nothing(
     assert outcome.lost == 0, outcome.figures()
     assert outcome.final["model"] == "keep-me"
     assert len(outcome.deleted) == outcome.hooks  # everything was deleted in the end
-    assert concurrent.commands_in(outcome.final) == []
+    assert edit_race.commands_in(outcome.final) == []
     assert set(outcome.reasons) <= {"conflict", "notFound", "malformedConfig"}
     assert outcome.strays == []
 
@@ -49,16 +49,16 @@ KEPT = 5  # the killed loops leave these, so the last edit always has one to del
 
 def delete_loop(workspace: Workspace, count: int = -1, keep: int = 0) -> subprocess.Popen[str]:
     """tests/reliability/delete_loop.py in a process of its own."""
-    command = [sys.executable, str(concurrent.HERE / "delete_loop.py"), str(workspace.home)]
+    command = [sys.executable, str(edit_race.HERE / "delete_loop.py"), str(workspace.home)]
     command += [str(workspace.project), str(count), str(keep)]
-    env = {**os.environ, "PYTHONPATH": str(concurrent.HERE.parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(edit_race.HERE.parents[1])}
     return subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
 
 
 def test_kill_9_during_writes_never_corrupts_and_the_next_edit_removes_the_litter(
     workspace: Workspace,
 ) -> None:
-    document = concurrent.initial_document(10)
+    document = edit_race.initial_document(10)
     document["padding"] = "p" * (1024 * 1024)  # long writes: kills land inside them
     settings = workspace.write(workspace.user_settings, document)
     pattern = temp_pattern(settings)
@@ -77,7 +77,7 @@ def test_kill_9_during_writes_never_corrupts_and_the_next_edit_removes_the_litte
         except ValueError:
             corrupted += 1
         strays_seen += sum(1 for p in settings.parent.iterdir() if pattern.fullmatch(p.name))
-    hooks_before = len(concurrent.commands_in(json.loads(settings.read_text())))
+    hooks_before = len(edit_race.commands_in(json.loads(settings.read_text())))
     assert hooks_before >= KEPT
     delete_loop(workspace, 1).communicate(timeout=120)  # one more edit removes the litter
     left = sorted(p.name for p in settings.parent.iterdir() if p.name != "settings.json")
@@ -90,4 +90,4 @@ def test_kill_9_during_writes_never_corrupts_and_the_next_edit_removes_the_litte
     )
     assert corrupted == 0
     assert left == []
-    assert len(concurrent.commands_in(json.loads(settings.read_text()))) == hooks_before - 1
+    assert len(edit_race.commands_in(json.loads(settings.read_text()))) == hooks_before - 1
