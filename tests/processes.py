@@ -2,10 +2,19 @@
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 
 import anyio
 
 TIMEOUT = 90  # seconds; generous: a loaded 2-core machine takes 10-15 s to import wavehost
+
+
+def proc_status(pid: int | str, field: str) -> str:
+    """The first value of a field of /proc/PID/status (`self` for this process)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return line.split()[1]
+    raise KeyError(field)
 
 
 def alive(pid: int) -> bool:

@@ -11,7 +11,7 @@ import pytest
 
 from tests.hooks.inputs import common
 from tests.hooks_doc import hooks_doc
-from tests.processes import alive
+from tests.processes import alive, proc_status
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.engine import run_all
 from wavehost.hooks.payloads import PreToolUseInput
@@ -279,14 +279,6 @@ async def test_exit_code_is_reported_as_is(exit_wait, project, code: int) -> Non
     assert run.exit_code == code
 
 
-def own_status(field: str) -> str:
-    """A field of this process's /proc/self/status."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(f"{field}:"):
-            return line.split()[1]
-    raise KeyError(field)
-
-
 async def test_a_hook_process_has_its_own_session_and_nothing_else_of_ours(project) -> None:
     """Its own session, no descriptor of ours beyond 0-2, SIGPIPE not ignored, the cwd and
     environment given, stdin as sent."""
@@ -310,7 +302,7 @@ async def test_a_hook_process_has_its_own_session_and_nothing_else_of_ours(proje
     assert fds.split() == ["0", "1", "2", "3"]  # 3: the directory `ls` itself reads
     # SIGPIPE and SIGXFSZ (which Python ignores for itself) back at their defaults; what our own
     # parent ignored (nohup, a background job's SIGINT/SIGQUIT) is inherited as Unix does
-    inherited = int(own_status("SigIgn"), 16) & ~(
+    inherited = int(proc_status("self", "SigIgn"), 16) & ~(
         1 << (signal.SIGPIPE - 1) | 1 << (signal.SIGXFSZ - 1)
     )
     assert int(ignored.split()[1], 16) == inherited

@@ -6,9 +6,9 @@ import queue
 import subprocess
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
+from tests.processes import proc_status
 from tests.workspace import Workspace
 
 TIMEOUT = 30.0
@@ -117,10 +117,7 @@ class RawServer:
         return self.process.poll() is None
 
     def peak_memory_kb(self) -> int:
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(
-            next(line for line in status.splitlines() if line.startswith("VmHWM")).split()[1]
-        )
+        return int(proc_status(self.process.pid, "VmHWM"))
 
     def close(self) -> None:
         if self.alive():
