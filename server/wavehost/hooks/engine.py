@@ -279,7 +279,6 @@ class HookEngine:
         observer = self.observer
         if observer is not None:
             observer.event(payload)
-        report = functools.partial(observer.ran, payload) if observer is not None else None
         handlers = self._index[event].lookup(subject_of(payload), payload)
         if not handlers:
             return _EMPTY[event]
@@ -288,12 +287,12 @@ class HookEngine:
             groups.setdefault(handler.dialect, []).append(handler)
         if len(groups) == 1:
             ((name, group),) = groups.items()
-            return await _run_dialect(DIALECTS[name], group, payload, context, background, report)
+            return await _run_dialect(DIALECTS[name], group, payload, context, background, observer)
         outcomes: dict[DialectName, Outcome] = {}
 
         async def one(name: DialectName, group: list[HookHandler]) -> None:
             outcomes[name] = await _run_dialect(
-                DIALECTS[name], group, payload, context, background, report
+                DIALECTS[name], group, payload, context, background, observer
             )
 
         async with anyio.create_task_group() as tasks:
@@ -308,10 +307,11 @@ async def _run_dialect(
     payload: HookInput,
     context: HookContext,
     background: BackgroundHooks,
-    report: Callable[[HookRun], object] | None = None,
+    observer: RunObserver | None = None,
 ) -> Outcome:
     if dialect.concurrent:
         stdin = dialect.stdin(handlers[0], payload)
+        report = None if observer is None else functools.partial(observer.ran, payload)
         foreground: list[HookHandler] = []
         for handler in handlers:
             if handler.in_background:
@@ -321,9 +321,8 @@ async def _run_dialect(
         runs = await run_all(foreground, stdin, context, dialect, payload)
     else:
         runs = await run_chain(handlers, payload, context, dialect)
-    if report is not None:  # the run log: every run, foreground and chained
-        for run in runs:
-            report(run)
+    if observer is not None:  # the run log: every run, foreground and chained
+        observer.ran_all(payload, runs)
     outcome = dialect.interpret(payload, runs)
     dialect.after(payload, outcome, context)
     return outcome

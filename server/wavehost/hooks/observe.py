@@ -4,6 +4,7 @@ The engine knows nothing about where this goes; the settings layer's run log (`s
 is the observer sessions give it, so the settings page can show what ran, and what did not.
 """
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from wavehost.hooks.payloads import HookInput
@@ -16,5 +17,9 @@ class RunObserver(Protocol):
         ...
 
     def ran(self, payload: HookInput, run: HookRun) -> object:
-        """A hook ran for `payload` (foreground or background) and finished."""
+        """A background hook ran for `payload` and finished."""
+        ...
+
+    def ran_all(self, payload: HookInput, runs: Sequence[HookRun]) -> None:
+        """The foreground hooks of one dispatch of `payload` ran and finished."""
         ...

@@ -6,6 +6,9 @@ hook's output; the file is compacted (per hook the newest `per_hook` runs, per e
 `per_event` events) once it grows past `max_bytes`; reading looks only at its last `max_bytes`.
 A damaged line is skipped. Writing never fails a session: a file that cannot be written is
 logged and the run goes unrecorded.
+
+Written on every tool call, so cheaply: the runs of one dispatch go in as one appending write
+(`ran_all`), a line is built from the record's fields directly.
 """
 
 import contextlib
@@ -15,8 +18,8 @@ import os
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal
 
@@ -36,6 +39,7 @@ OUTPUT_CHARS = 2000  # and at most this many characters of each
 PER_HOOK = 20
 PER_EVENT = 30
 MAX_BYTES = 512 * 1024
+APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
 
 
 def first_lines(text: str, lines: int = OUTPUT_LINES, chars: int = OUTPUT_CHARS) -> str:
@@ -85,9 +89,18 @@ def _record_of(raw: Any) -> RunRecord | EventSeen | None:
     return None
 
 
+_FIELDS = {
+    kind: tuple(f.name for f in fields(cls))
+    for kind, cls in (("run", RunRecord), ("event", EventSeen))
+}
+
+
 def _line(item: RunRecord | EventSeen) -> bytes:
     kind = "run" if isinstance(item, RunRecord) else "event"
-    return (json.dumps({"kind": kind, **asdict(item)}, ensure_ascii=False) + "\n").encode("utf-8")
+    doc: dict[str, object] = {"kind": kind}
+    for name in _FIELDS[kind]:  # every field is a plain value: no deep copy (`asdict`) needed
+        doc[name] = getattr(item, name)
+    return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 class RunLog:
@@ -116,10 +129,20 @@ class RunLog:
         seen = EventSeen(
             self._clock(), payload.hook_event_name, subject_of(payload), payload.session_id
         )
-        self._append(seen)
+        self._append([_line(seen)])
 
     def ran(self, payload: HookInput, run: HookRun, trigger: Trigger = "session") -> RunRecord:
-        record = RunRecord(
+        record = self._record(payload, run, trigger)
+        self._append([_line(record)])
+        return record
+
+    def ran_all(self, payload: HookInput, runs: Sequence[HookRun]) -> None:
+        """The runs of one dispatch of `payload`, in one write."""
+        if runs:
+            self._append([_line(self._record(payload, run, "session")) for run in runs])
+
+    def _record(self, payload: HookInput, run: HookRun, trigger: Trigger) -> RunRecord:
+        return RunRecord(
             hook_id=run.handler.id,
             at=self._clock(),
             event=event_of(payload).name,
@@ -134,8 +157,6 @@ class RunLog:
             stdout=first_lines(run.stdout),
             stderr=first_lines(run.stderr),
         )
-        self._append(record)
-        return record
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -199,12 +220,19 @@ class RunLog:
             if item is not None:
                 yield item
 
-    def _append(self, item: RunRecord | EventSeen) -> None:
+    def _append(self, lines: list[bytes]) -> None:
+        """One O_APPEND write: lines of concurrent writers (other servers) never interleave."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "ab") as file:
-                file.write(_line(item))
-                size = file.tell()
+            try:
+                fd = os.open(self.path, APPEND, 0o666)
+            except FileNotFoundError:  # the first record of this project
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.path, APPEND, 0o666)
+            try:
+                os.write(fd, b"".join(lines))
+                size = os.fstat(fd).st_size
+            finally:
+                os.close(fd)
             if size > self.max_bytes:
                 self._compact()
         except OSError as err:
