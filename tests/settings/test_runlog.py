@@ -5,6 +5,7 @@ from pathlib import Path
 
 from tests.hooks.inputs import common
 from wavehost.hooks.catalogue import Event
+from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookRun
 from wavehost.hooks.sources import load_hook_config
@@ -73,3 +74,24 @@ def test_an_unwritable_log_never_fails_the_run(tmp_path: Path, project: Path) ->
     assert record.exit_code == 2
     assert record.blocked is True
     assert log.history(handler.id) == []
+
+
+def test_the_runs_of_one_dispatch_say_which_of_them_blocked(tmp_path: Path, project: Path) -> None:
+    """Recorded together after the dispatch: `blocked` only for a run that alone blocks what was
+    blocked (exit 2 here), never for the quiet ones beside it."""
+    log = RunLog(tmp_path / "log.jsonl")
+    payload = _payload(project)
+    quiet, refusing, other = _handlers(project, 3)
+    runs = [HookRun(h, code, "", "no", 1.0, 600) for h, code in ((quiet, 0), (refusing, 2))]
+    runs.append(HookRun(other, 0, "", "", 1.0, 600))
+    outcome = DIALECTS["wave"].interpret(payload, runs)
+    assert outcome.blocked
+    log.ran_all(payload, runs, outcome)
+    assert {h.id: log.history(h.id)[0].blocked for h in (quiet, refusing, other)} == {
+        quiet.id: False,
+        refusing.id: True,
+        other.id: False,
+    }
+    calm = [HookRun(h, 0, "", "", 1.0, 600) for h in (quiet, refusing)]
+    log.ran_all(payload, calm, DIALECTS["wave"].interpret(payload, calm))
+    assert [log.history(h.id)[0].blocked for h in (quiet, refusing)] == [False, False]

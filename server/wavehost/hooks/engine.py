@@ -321,9 +321,9 @@ async def _run_dialect(
         runs = await run_all(foreground, stdin, context, dialect, payload)
     else:
         runs = await run_chain(handlers, payload, context, dialect)
-    if observer is not None:  # the run log: every run, foreground and chained
-        observer.ran_all(payload, runs)
     outcome = dialect.interpret(payload, runs)
+    if observer is not None:  # the run log: every run, foreground and chained
+        observer.ran_all(payload, runs, outcome)
     dialect.after(payload, outcome, context)
     return outcome
 
@@ -377,6 +377,9 @@ async def run_all(
         else start_one(handler, stdin, context, dialect, payload)
         for handler in handlers
     ]
+    for one in started:
+        if not isinstance(one, HookRun):
+            one.serve()
     try:
         return [one if isinstance(one, HookRun) else await one.result() for one in started]
     finally:

@@ -7,6 +7,7 @@ is the observer sessions give it, so the settings page can show what ran, and wh
 from collections.abc import Sequence
 from typing import Protocol
 
+from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookRun
 
@@ -20,6 +21,7 @@ class RunObserver(Protocol):
         """A background hook ran for `payload` and finished."""
         ...
 
-    def ran_all(self, payload: HookInput, runs: Sequence[HookRun]) -> None:
-        """The foreground hooks of one dispatch of `payload` ran and finished."""
+    def ran_all(self, payload: HookInput, runs: Sequence[HookRun], outcome: Outcome) -> None:
+        """The foreground hooks of one dispatch of `payload` ran and finished; what their
+        dialect made of them."""
         ...

@@ -6,12 +6,13 @@ On timeout the group gets SIGTERM, then SIGKILL after a grace; a cancelled calle
 at once. Results come back as soon as the child exited, even if a grandchild still holds the
 pipes (what is left in them is collected for a short while only).
 
-`subprocess` directly, not asyncio's subprocess transport: that costs about four times as much per
-process here, and hooks are spawned on every tool call. For the same reason a started child is
-served by callbacks on the event loop (`Running`), not by tasks: its pipes are read and written as
-they become ready, its exit is seen through a pidfd (Linux; elsewhere a thread of its own blocked in
-waitpid) and its time limit is a timer. Awaiting the result is one awaited event, so starting
-several children and then awaiting each in turn runs them all at once with no task at all.
+Started by `plumbing.spawn` (posix_spawn, else subprocess), not asyncio's subprocess transport:
+that costs about four times as much per process here, and hooks are spawned on every tool call.
+For the same reason a started child is served by callbacks on the event loop (`Running`), not by
+tasks: its pipes are read and written as they become ready, its exit is seen through a pidfd
+(Linux; elsewhere a thread of its own blocked in waitpid) and its time limit is a timer. Awaiting
+the result is one awaited event, so starting several children and then awaiting each in turn
+runs them all at once with no task at all.
 """
 
 import asyncio
@@ -27,12 +28,14 @@ from pathlib import Path
 
 import anyio
 
+from wavehost.plumbing.spawn import Process, spawn
+
 OUTPUT_CAP = 1024 * 1024  # bytes kept per stream
 KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
 DRAIN_AFTER_EXIT = 0.5  # seconds to collect output still in the pipes once the child exited
 WATCH_PIPES_AFTER = 0.02  # seconds a child runs before its pipes are watched, not just read
 USE_PIDFD = hasattr(os, "pidfd_open")  # Linux ≥ 5.3
-PIPE = subprocess.PIPE
+PIPE = subprocess.PIPE  # the values callers pass for stdin / stdout / stderr, as in subprocess
 DEVNULL = subprocess.DEVNULL
 STDOUT = subprocess.STDOUT
 
@@ -145,7 +148,7 @@ class Child:
 
     def __init__(
         self,
-        process: subprocess.Popen[bytes],
+        process: Process,
         stdin: int | None = None,
         stdout: int | None = None,
         stderr: int | None = None,
@@ -170,31 +173,37 @@ class Child:
         stderr: int = PIPE,
     ) -> "Child":
         """Start it (OSError if it cannot be) in a session of its own (a timeout kills the whole
-        tree), with no other descriptor of ours. Pipes are made here, not by Popen (its file
-        objects are not used: this is the one place that reads and writes them)."""
-        none: tuple[int | None, int | None] = (None, None)
-        child_in, our_in = none if stdin != PIPE else os.pipe()
-        our_out, child_out = none if stdout != PIPE else os.pipe()
-        our_err, child_err = none if stderr != PIPE else os.pipe()
-        ours = [fd for fd in (our_in, our_out, our_err) if fd is not None]
+        tree), with no other descriptor of ours (`plumbing.spawn`). `stdin`, `stdout`, `stderr`:
+        PIPE, DEVNULL, a descriptor of the caller's, or (stderr) STDOUT. Pipes are made here:
+        this is the one place that reads and writes them."""
+        ours: list[int] = []  # our ends of the pipes
+        theirs: list[int] = []  # the child's ends, and /dev/null: closed once it started
+
+        def end_for(how: int, reading: bool) -> tuple[int | None, int]:
+            """(our end, the child's) for one of its streams."""
+            if how == PIPE:
+                read, write = os.pipe()
+                mine, child = (write, read) if reading else (read, write)
+                ours.append(mine)
+                theirs.append(child)
+                return mine, child
+            if how == DEVNULL:
+                theirs.append(os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC))
+                return None, theirs[-1]
+            return None, how
+
         try:
-            process = subprocess.Popen(
-                list(argv),
-                stdin=stdin if child_in is None else child_in,
-                stdout=stdout if child_out is None else child_out,
-                stderr=stderr if child_err is None else child_err,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,
-            )
+            our_in, child_in = end_for(stdin, reading=True)
+            our_out, child_out = end_for(stdout, reading=False)
+            our_err, child_err = (None, child_out) if stderr == STDOUT else end_for(stderr, False)
+            process = spawn(argv, cwd=cwd, env=env, fds=(child_in, child_out, child_err))
         except BaseException:
             for fd in ours:
                 os.close(fd)
             raise
         finally:
-            for end in (child_in, child_out, child_err):
-                if end is not None:
-                    os.close(end)
+            for fd in theirs:
+                os.close(fd)
         for fd in ours:
             os.set_blocking(fd, False)
         return cls(process, our_in, our_out, our_err)

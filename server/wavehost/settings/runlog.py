@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.dialects import DIALECTS
-from wavehost.hooks.outcome import subject_of
+from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookRun
 from wavehost.plumbing.atomic import write_temp
@@ -136,12 +136,21 @@ class RunLog:
         self._append([_line(record)])
         return record
 
-    def ran_all(self, payload: HookInput, runs: Sequence[HookRun]) -> None:
-        """The runs of one dispatch of `payload`, in one write."""
-        if runs:
-            self._append([_line(self._record(payload, run, "session")) for run in runs])
+    def ran_all(self, payload: HookInput, runs: Sequence[HookRun], outcome: Outcome) -> None:
+        """The runs of one dispatch of `payload`, in one write. A run is marked `blocked` only
+        when the event was (`outcome`) and the run alone would have blocked it."""
+        if not runs:
+            return
+        # Not blocked: no run did it. Blocked by one run: that one. Else each is worked out.
+        blocked = None if outcome.blocked and len(runs) > 1 else outcome.blocked
+        self._append([_line(self._record(payload, run, "session", blocked)) for run in runs])
 
-    def _record(self, payload: HookInput, run: HookRun, trigger: Trigger) -> RunRecord:
+    def _record(
+        self, payload: HookInput, run: HookRun, trigger: Trigger, blocked: bool | None = None
+    ) -> RunRecord:
+        """`blocked`: None to work out whether this run alone blocks the event."""
+        if blocked is None:
+            blocked = DIALECTS[run.handler.dialect].interpret(payload, [run]).blocked
         return RunRecord(
             hook_id=run.handler.id,
             at=self._clock(),
@@ -153,7 +162,7 @@ class RunLog:
             duration_ms=round(run.duration_ms, 1),
             timed_out=run.timed_out,
             spawn_error=run.spawn_error,
-            blocked=DIALECTS[run.handler.dialect].interpret(payload, [run]).blocked,
+            blocked=blocked,
             stdout=first_lines(run.stdout),
             stderr=first_lines(run.stderr),
         )
