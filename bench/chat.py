@@ -1,10 +1,12 @@
 """What hooks cost a chat session: a 20-tool-call turn with 5 PreToolUse + 5 PostToolUse trivial
 hooks against the same turn with none, through the Anthropic SDK and the tests' fake SSE server.
 
-Reports the added milliseconds per tool call (target: ≤ 10 ms on a 2-core machine), the ratio of
-the medians, the CPU time the hooks add per tool call (wavehost's own and its hook processes':
-steadier than wall time on a busy machine) and the peak RSS of the server process (`wavehost chat
--p`, run as a real subprocess with the hooks on).
+Reports the added milliseconds per tool call (target: ≤ 10 ms on a 2-core machine) beside the
+floor no implementation can go under — just starting and reaping the same 10 `sh` processes per
+tool call (two rounds of 5, `os.posix_spawn`, no pipes, no session), measured in the same run —
+the ratio of the medians, the CPU time the hooks add per tool call (wavehost's own and its hook
+processes': steadier than wall time on a busy machine) and the peak RSS of the server process
+(`wavehost chat -p`, run as a real subprocess with the hooks on).
 
     .venv/bin/python bench/chat.py [--runs 7] [--json]
 """
@@ -111,6 +113,23 @@ def prepare(tmp: Path) -> Path:
     return project
 
 
+def spawn_floor(rounds: int = 200) -> float:
+    """Median ms per tool call of starting its hooks' processes bare: 5 at once, reaped, twice."""
+    env = dict(os.environ)
+    commands = [f"{TRIVIAL} # {i}" for i in range(HOOKS_PER_EVENT)]
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for _event in range(2):
+            pids = [
+                os.posix_spawn("/bin/sh", ["/bin/sh", "-c", c], env, setsid=True) for c in commands
+            ]
+            for pid in pids:
+                os.waitpid(pid, 0)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
 async def main(runs: int, as_json: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="wavehost-bench-") as tmp:
         project = prepare(Path(tmp))
@@ -125,6 +144,7 @@ async def main(runs: int, as_json: bool) -> None:
                 cpu[enabled][0] += after[0] - before[0]
                 cpu[enabled][1] += after[1] - before[1]
         rss_kib = await server_peak_rss(project)
+        floor = spawn_floor()
     base = statistics.median(timings[False]) / TOOL_CALLS * 1000
     hooked = statistics.median(timings[True]) / TOOL_CALLS * 1000
     calls = runs * TOOL_CALLS
@@ -139,6 +159,8 @@ async def main(runs: int, as_json: bool) -> None:
         "added_ms_per_tool_call": round(hooked - base, 2),
         "ratio_with_to_without": round(hooked / base, 2),
         "target_added_ms": 10,
+        "floor_ms_per_tool_call_bare_spawns": round(floor, 2),
+        "added_over_floor_ms": round(hooked - base - floor, 2),
         "added_cpu_ms_per_tool_call_wavehost": round(own_cpu, 2),
         "added_cpu_ms_per_tool_call_hook_processes": round(hooks_cpu, 2),
         "server_peak_rss_mib": round(rss_kib / 1024, 1),
