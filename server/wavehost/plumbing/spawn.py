@@ -15,6 +15,7 @@ set the child's directory, which glibc's `posix_spawn_file_actions_addchdir_np` 
 """
 
 import ctypes
+import errno
 import os
 import signal
 import subprocess
@@ -132,15 +133,14 @@ class _PosixSpawn:
             if any(failed):
                 raise OSError("posix_spawn file actions could not be set")
             pid = ctypes.c_int()
-            path = args[0]
             error = self._spawn(
-                ctypes.byref(pid), path, actions, self._attr, argv_c, self._envp(env)
+                ctypes.byref(pid), args[0], actions, self._attr, argv_c, self._envp(env)
             )
         finally:
             self._destroy(actions)
         if error:
             # Popen's way of naming what failed: the directory if it is not there, else the program.
-            missing_dir = error in (2, 20) and not os.path.isdir(cwd)
+            missing_dir = error in (errno.ENOENT, errno.ENOTDIR) and not os.path.isdir(cwd)
             raise OSError(error, os.strerror(error), os.fspath(cwd) if missing_dir else argv[0])
         return Spawned(pid.value)
 
