@@ -377,9 +377,6 @@ async def run_all(
         else start_one(handler, stdin, context, dialect, payload)
         for handler in handlers
     ]
-    for one in started:
-        if not isinstance(one, HookRun):
-            one.serve()
     try:
         return [one if isinstance(one, HookRun) else await one.result() for one in started]
     finally:

@@ -154,24 +154,15 @@ class StartedHook:
         self.started = time.monotonic()
         self.running: Running | None = None
         self.spawn_error: str | None = None
-        self._child: Child | None = None
-        self._stdin = stdin
-        self._cap = min(output_cap, launch.output_cap)
         try:
-            self._child = Child.spawn(launch.argv, cwd=launch.cwd, env=launch.env)
+            child = Child.spawn(launch.argv, cwd=launch.cwd, env=launch.env)
         except OSError as err:
             self.spawn_error = f"could not start hook: {err.strerror or err}"
-
-    def serve(self) -> None:
-        """Feed its stdin, read its output, watch its exit and time: done for every hook of an
-        event once all are started, so the spawns follow each other closely (each leaves the
-        CPU's caches cold for what comes after it)."""
-        if self._child is not None and self.running is None:
-            self.running = Running(self._child, self._stdin, self.timeout, self._cap)
+            return
+        self.running = Running(child, stdin, self.timeout, min(output_cap, launch.output_cap))
 
     async def result(self) -> HookRun:
         """Its run, once over. Cancelling the caller kills the hook's group."""
-        self.serve()
         handler, running = self.handler, self.running
         if running is None:
             elapsed = (time.monotonic() - self.started) * 1000
@@ -195,7 +186,6 @@ class StartedHook:
 
     async def stop(self) -> None:
         """Kill it unless it is over (safe when cancelled); its result is not wanted."""
-        self.serve()
         if self.running is not None:
             await self.running.stop()
 
