@@ -241,6 +241,14 @@ async def test_a_hook_that_cannot_start_is_a_non_blocking_error(spawner, project
     assert run.spawn_error == "could not start hook: No such file or directory"
 
 
+async def test_a_command_with_a_nul_byte_is_a_hook_that_cannot_start(spawner, project) -> None:
+    """A settings file may hold "\\u0000" in a command: that hook fails to start, the event
+    goes on (it used to raise out of the dispatch, failing every tool call)."""
+    run = await run_hook(handler(project, "echo a\0b"), b"{}", HookContext(project, project))
+    assert run.exit_code is None
+    assert run.spawn_error == "could not start hook: embedded null byte"
+
+
 async def test_a_hook_killed_by_a_signal_reports_minus_the_signal(spawner, project) -> None:
     run = await run_hook(handler(project, "kill -TERM $$"), b"{}", HookContext(project, project))
     assert run.exit_code == -signal.SIGTERM

@@ -159,6 +159,9 @@ class StartedHook:
         except OSError as err:
             self.spawn_error = f"could not start hook: {err.strerror or err}"
             return
+        except ValueError as err:  # a NUL byte in its command or environment: C cannot carry it
+            self.spawn_error = f"could not start hook: {err}"
+            return
         self.running = Running(child, stdin, self.timeout, min(output_cap, launch.output_cap))
 
     async def result(self) -> HookRun:
