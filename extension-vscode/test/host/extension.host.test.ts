@@ -112,6 +112,13 @@ describe("inside the real extension host", () => {
     expect(result.errors).toEqual([]);
   });
 
+  it("a page asking in the middle of a restart waits for the new server instead of hearing it stopped", () => {
+    expect(result.restart.connectDuring).toBe("connection");
+    expect(result.restart.states).not.toContain("stopped");
+    expect(result.restart.states.at(-1)).toBe("ready");
+    expect(result.restart.listed).toBe(true);
+  });
+
   it("registers the four public commands", () => {
     // VS Code adds `wavehost.chat.*` (focus, open, …) for the contributed chat view by itself.
     const ours = result.commands.filter((c) => !c.startsWith("wavehost.chat."));

@@ -30,6 +30,15 @@ export interface HostResult {
     /** Host states seen from the grant until the server said trusted (a restart would show). */
     statesAfterGrant: string[];
   };
+  /** A restart asked for at once, while the first start is under way, and a second one on top. */
+  restart: {
+    /** What a page's connect got while the restarts were under way: "connection" or the error. */
+    connectDuring: string;
+    /** Host states seen during the restarts. */
+    states: string[];
+    /** Whether the connection got then answered a hooks/list. */
+    listed: boolean;
+  };
   showDocument: { answer: unknown; activeEditor: string | null };
   edit: { events: string[]; handled: string[]; panelOpen: boolean };
   errors: string[];
@@ -64,6 +73,7 @@ export async function run(): Promise<void> {
       listedTrustedAfter: false,
       statesAfterGrant: [],
     },
+    restart: { connectDuring: "", states: [], listed: false },
     showDocument: { answer: null, activeEditor: null },
     edit: { events: [], handled: [], panelOpen: true },
     errors: [],
@@ -79,6 +89,23 @@ export async function run(): Promise<void> {
     const extension = vscode.extensions.getExtension<WavehostApi>("wavehost.wavehost");
     if (!extension) throw new Error("the wavehost extension is not installed");
     const api = await extension.activate();
+
+    // First, while the server the activation started may still be starting (as a user who runs
+    // "Wave: Restart Host" at once, or a page that asks in the middle of a restart).
+    await attempt("restart", async () => {
+      const watch = api.host.onDidChangeState((s) => result.restart.states.push(s));
+      const first = api.host.restart();
+      await new Promise((done) => setTimeout(done, 50));
+      const second = api.host.restart();
+      const client = await api.host.connect();
+      result.restart.connectDuring = typeof client === "string" ? client : "connection";
+      await Promise.all([first, second]);
+      watch.dispose();
+      if (typeof client !== "string") {
+        const answer = (await client.sendRequest(METHODS.HOOKS_LIST, {})) as HooksList;
+        result.restart.listed = Array.isArray(answer.configFiles);
+      }
+    });
 
     await attempt("commands", async () => {
       const all = await vscode.commands.getCommands(true);
