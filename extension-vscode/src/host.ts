@@ -229,13 +229,19 @@ export class ServerHost implements vscode.Disposable {
 
   async restart(): Promise<void> {
     this.crashes = 0;
-    await this.stop();
+    await this.stop({ restarting: true });
     await this.start();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the server. `restarting`: a start follows, so the state is "starting" from the first
+   * moment — a page asking meanwhile waits for the new server (connect) instead of hearing
+   * "stopped", and no one starts a second server beside the restart.
+   */
+  async stop({ restarting = false }: { restarting?: boolean } = {}): Promise<void> {
     this.generation++;
     this.clearRestart();
+    if (restarting) this.setState("starting");
     const client = this.client;
     const child = this.child;
     const starting = this.starting;
@@ -250,7 +256,7 @@ export class ServerHost implements vscode.Disposable {
       await Promise.race([client.stop(EXIT_GRACE_MS).catch(() => undefined), delay(EXIT_GRACE_MS)]);
     }
     if (child && child.exitCode === null && child.signalCode === null) child.kill();
-    this.setState("stopped");
+    if (!restarting) this.setState("stopped");
   }
 
   dispose(): void {
