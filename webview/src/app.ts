@@ -28,10 +28,12 @@ export class WaveApp extends LitElement {
         flex-direction: column;
         height: 100vh;
       }
+      /* Its own strip above the view, a line apart: scrolled text never seems to run under it. */
       nav {
         display: flex;
         justify-content: flex-end;
-        padding: 4px 16px 0;
+        padding: 4px 16px;
+        border-bottom: 1px solid var(--vscode-widget-border, rgba(127, 127, 127, 0.25));
       }
       .main {
         flex: 1;

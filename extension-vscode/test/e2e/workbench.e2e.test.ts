@@ -164,6 +164,15 @@ function converse(): Promise<Conversation> {
     await allow.click();
     await expect.poll(() => chat.locator(".log").innerText(), { timeout: 60_000 }).toContain("Stop hook ran");
     await screenshot(page, "11-chat-turn-done");
+    // The "Hook settings" button sits above the conversation, never over it (also scrolled).
+    const edges = await chat.evaluate(() => {
+      const app = document.querySelector("wave-app")!.shadowRoot!;
+      const button = app.querySelector("nav vscode-button")!.getBoundingClientRect();
+      const panel = app.querySelector("wave-chat-panel")!.shadowRoot!;
+      const log = panel.querySelector(".log")!.getBoundingClientRect();
+      return { buttonBottom: button.bottom, logTop: log.top };
+    });
+    expect(edges.buttonBottom).toBeLessThan(edges.logTop);
     return { blocked };
   })();
   return conversation;
