@@ -439,6 +439,45 @@ async def test_a_new_chat_does_not_wait_for_the_old_sessions_end_hooks(
     assert (copilot_payload["sessionId"], copilot_payload["reason"]) == (old, "user_exit")
 
 
+async def test_reopening_a_session_still_ending_in_the_background_resumes_it_once_ended(
+    workspace: Workspace,
+) -> None:
+    """A New chat closed it and its end hooks still run when the user goes back to it (the page
+    asks for it by id): the page does not get the session about to go, but the same
+    conversation resumed once SessionEnd is over, and it answers."""
+    gate, ended, starts = workspace.root / "gate", workspace.root / "end", workspace.root / "starts"
+    workspace.write(
+        workspace.project_settings,
+        {
+            "hooks": {
+                "SessionStart": [{"hooks": [hook(f"cat >> {starts}; echo >> {starts}")]}],
+                "SessionEnd": [{"hooks": [hook(_gated(gate, ended))]}],
+            }
+        },
+    )
+    script(workspace, reply("answer"))  # each session's provider replays it
+    async with running_server(workspace) as client:
+        old = (await client.open_chat())["sessionId"]
+        before = (await client.turn(old, "one")).messages
+        await client.call(table.CHAT_CLOSE.name, {"sessionId": old, "reason": "clear"})
+        await until(lambda: Path(f"{ended}.pid").exists())
+        reopening = asyncio.ensure_future(client.open_chat(sessionId=old))
+        await asyncio.sleep(0.5)
+        waited_for_the_end = not reopening.done()
+        gate.touch()
+        reopened = await asyncio.wait_for(reopening, TIMEOUT)
+        after = (await client.turn(old, "two")).messages
+
+    assert waited_for_the_end
+    assert ended.exists()
+    assert reopened["sessionId"] == old
+    assert reopened["messages"] == before
+    assert len(after) == len(before) + 2
+    assert after[-1]["blocks"][0]["text"] == "answer"
+    sources = [json.loads(line)["source"] for line in starts.read_text().splitlines()]
+    assert sources == ["startup", "resume"]
+
+
 async def test_end_hooks_still_running_in_the_background_are_killed_when_the_server_stops(
     workspace: Workspace,
 ) -> None:

@@ -203,12 +203,12 @@ class ChatFeature:
         wanted = request.session_id
         if wanted is None:
             session = await self._start(sessions, request)
-        elif wanted in sessions:
+        elif wanted in sessions and not sessions.is_closing(wanted):
             session = sessions.get(wanted)
         else:
             opening = self._opening.get(wanted)
             if opening is None:  # the first to ask opens it; whoever asks meanwhile waits for it
-                opening = asyncio.ensure_future(self._start(sessions, request))
+                opening = asyncio.ensure_future(self._reopen(sessions, request))
                 self._opening[wanted] = opening
                 opening.add_done_callback(lambda done: self._opened(wanted, done))
             # Shielded: a cancelled request (the page timed out) must not abort the opening.
@@ -241,6 +241,14 @@ class ChatFeature:
             model=session.provider.model,
             messages=list(session.messages),
         )
+
+    async def _reopen(self, sessions: SessionRegistry, request: ChatOpenParams) -> ChatSession:
+        """A session asked for by id: one still ending in the background (a New chat closed it)
+        ends first — attaching to it would hand the page a session about to go — then it is
+        resumed from its transcript."""
+        assert request.session_id is not None
+        await sessions.wait_closed(request.session_id)
+        return await self._start(sessions, request)
 
     async def _start(self, sessions: SessionRegistry, request: ChatOpenParams) -> ChatSession:
         root = self._options.project_dir

@@ -30,6 +30,17 @@ class SessionRegistry(OwnedTaskGroup):
     def __contains__(self, session_id: str) -> bool:
         return session_id in self._sessions
 
+    def is_closing(self, session_id: str) -> bool:
+        """Whether this session was asked to close and is still ending (its end hooks run)."""
+        held = self._sessions.get(session_id)
+        return held is not None and held[1].is_set()
+
+    async def wait_closed(self, session_id: str) -> None:
+        """Return once this session has ended (at once if it is not open)."""
+        held = self._sessions.get(session_id)
+        if held is not None:
+            await held[2].wait()
+
     async def open(
         self, config: SessionConfig, resume: str | None = None, session_id: str | None = None
     ) -> ChatSession:
