@@ -208,7 +208,7 @@ class ChatFeature:
         else:
             opening = self._opening.get(wanted)
             if opening is None:  # the first to ask opens it; whoever asks meanwhile waits for it
-                opening = asyncio.ensure_future(self._reopen(sessions, request))
+                opening = asyncio.ensure_future(self._reopen(sessions, request, wanted))
                 self._opening[wanted] = opening
                 opening.add_done_callback(lambda done: self._opened(wanted, done))
             # Shielded: a cancelled request (the page timed out) must not abort the opening.
@@ -242,12 +242,13 @@ class ChatFeature:
             messages=list(session.messages),
         )
 
-    async def _reopen(self, sessions: SessionRegistry, request: ChatOpenParams) -> ChatSession:
+    async def _reopen(
+        self, sessions: SessionRegistry, request: ChatOpenParams, session_id: str
+    ) -> ChatSession:
         """A session asked for by id: one still ending in the background (a New chat closed it)
         ends first — attaching to it would hand the page a session about to go — then it is
         resumed from its transcript."""
-        assert request.session_id is not None
-        await sessions.wait_closed(request.session_id)
+        await sessions.wait_closed(session_id)
         return await self._start(sessions, request)
 
     async def _start(self, sessions: SessionRegistry, request: ChatOpenParams) -> ChatSession:
