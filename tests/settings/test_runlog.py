@@ -41,7 +41,7 @@ def test_the_file_is_compacted_to_the_newest_runs_per_hook_and_stays_under_its_c
     payload = _payload(project)
     handlers = _handlers(project, 4)
     for round_ in range(40):
-        log.event(payload)
+        log.dispatched(payload, [], DIALECTS["wave"].interpret(payload, []))
         for handler in handlers:
             log.ran(payload, HookRun(handler, round_, "out", "err", 1.0, 600))
         assert path.stat().st_size <= 8_000 + 1_000  # one line past the cap at most
@@ -86,12 +86,12 @@ def test_the_runs_of_one_dispatch_say_which_of_them_blocked(tmp_path: Path, proj
     runs.append(HookRun(other, 0, "", "", 1.0, 600))
     outcome = DIALECTS["wave"].interpret(payload, runs)
     assert outcome.blocked
-    log.ran_all(payload, runs, outcome)
+    log.dispatched(payload, runs, outcome)
     assert {h.id: log.history(h.id)[0].blocked for h in (quiet, refusing, other)} == {
         quiet.id: False,
         refusing.id: True,
         other.id: False,
     }
     calm = [HookRun(h, 0, "", "", 1.0, 600) for h in (quiet, refusing)]
-    log.ran_all(payload, calm, DIALECTS["wave"].interpret(payload, calm))
+    log.dispatched(payload, calm, DIALECTS["wave"].interpret(payload, calm))
     assert [log.history(h.id)[0].blocked for h in (quiet, refusing)] == [False, False]

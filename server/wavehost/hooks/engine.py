@@ -277,22 +277,39 @@ class HookEngine:
         """Run every hook matching this event, each dialect its way, and interpret them."""
         event = event_of(payload)
         observer = self.observer
-        if observer is not None:
-            observer.event(payload)
-        handlers = self._index[event].lookup(subject_of(payload), payload)
-        if not handlers:
-            return _EMPTY[event]
+        runs: list[HookRun] = []
+        outcome = _EMPTY[event]
+        try:
+            handlers = self._index[event].lookup(subject_of(payload), payload)
+            if handlers:
+                outcome = await self._run(handlers, payload, context, background, runs)
+        finally:  # the run log: the event, and every run (foreground and chained), in one write
+            if observer is not None:
+                observer.dispatched(payload, runs, outcome)
+        return outcome
+
+    async def _run(
+        self,
+        handlers: Sequence[HookHandler],
+        payload: HookInput,
+        context: HookContext,
+        background: BackgroundHooks,
+        runs: list[HookRun],
+    ) -> Outcome:
+        """Each dialect's hooks its way; their runs go into `runs` as they end."""
+        report = None if self.observer is None else functools.partial(self.observer.ran, payload)
         groups: dict[DialectName, list[HookHandler]] = {}
         for handler in handlers:
             groups.setdefault(handler.dialect, []).append(handler)
         if len(groups) == 1:
             ((name, group),) = groups.items()
-            return await _run_dialect(DIALECTS[name], group, payload, context, background, observer)
+            dialect = DIALECTS[name]
+            return await _run_dialect(dialect, group, payload, context, background, report, runs)
         outcomes: dict[DialectName, Outcome] = {}
 
         async def one(name: DialectName, group: list[HookHandler]) -> None:
             outcomes[name] = await _run_dialect(
-                DIALECTS[name], group, payload, context, background, observer
+                DIALECTS[name], group, payload, context, background, report, runs
             )
 
         async with anyio.create_task_group() as tasks:
@@ -307,11 +324,12 @@ async def _run_dialect(
     payload: HookInput,
     context: HookContext,
     background: BackgroundHooks,
-    observer: RunObserver | None = None,
+    report: Callable[[HookRun], object] | None,
+    ran: list[HookRun],
 ) -> Outcome:
+    """`report`: told of each background run; `ran`: where the foreground runs go too."""
     if dialect.concurrent:
         stdin = dialect.stdin(handlers[0], payload)
-        report = None if observer is None else functools.partial(observer.ran, payload)
         foreground: list[HookHandler] = []
         for handler in handlers:
             if handler.in_background:
@@ -321,9 +339,8 @@ async def _run_dialect(
         runs = await run_all(foreground, stdin, context, dialect, payload)
     else:
         runs = await run_chain(handlers, payload, context, dialect)
+    ran.extend(runs)
     outcome = dialect.interpret(payload, runs)
-    if observer is not None:  # the run log: every run, foreground and chained
-        observer.ran_all(payload, runs, outcome)
     dialect.after(payload, outcome, context)
     return outcome
 

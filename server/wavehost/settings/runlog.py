@@ -7,8 +7,9 @@ hook's output; the file is compacted (per hook the newest `per_hook` runs, per e
 A damaged line is skipped. Writing never fails a session: a file that cannot be written is
 logged and the run goes unrecorded.
 
-Written on every tool call, so cheaply: the runs of one dispatch go in as one appending write
-(`ran_all`), a line is built from the record's fields directly.
+Written on every tool call, so cheaply: an event and the runs of its dispatch go in as one
+appending write once it ended (`dispatched`), a line is built from the record's fields directly,
+and compaction keeps the lines it keeps as they were, parsing each only to know whose it is.
 """
 
 import contextlib
@@ -17,7 +18,7 @@ import logging
 import os
 import threading
 import time
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -95,12 +96,33 @@ _FIELDS = {
 }
 
 
+_KEYS = {kind: frozenset(("kind", *names)) for kind, names in _FIELDS.items()}
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not one per line
+
+
 def _line(item: RunRecord | EventSeen) -> bytes:
     kind = "run" if isinstance(item, RunRecord) else "event"
     doc: dict[str, object] = {"kind": kind}
     for name in _FIELDS[kind]:  # every field is a plain value: no deep copy (`asdict`) needed
         doc[name] = getattr(item, name)
-    return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
+    return (_ENCODE(doc) + "\n").encode("utf-8")
+
+
+def _owner(raw_line: bytes) -> tuple[str, str] | None:
+    """Whose a line is — ("run", hook id) or ("event", event name) — if it is a record at all
+    (the fields `_record_of` would take, no more, no fewer); without building the record."""
+    try:
+        raw = json.loads(raw_line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    kind = raw.get("kind")
+    if kind == "run" and raw.keys() == _KEYS["run"]:
+        return "run", str(raw["hook_id"])
+    if kind == "event" and raw.keys() == _KEYS["event"]:
+        return "event", str(raw["event"])
+    return None
 
 
 class RunLog:
@@ -125,37 +147,39 @@ class RunLog:
 
     # -- recording (RunObserver) ------------------------------------------------------------
 
-    def event(self, payload: HookInput) -> None:
-        seen = EventSeen(
-            self._clock(), payload.hook_event_name, subject_of(payload), payload.session_id
-        )
-        self._append([_line(seen)])
-
     def ran(self, payload: HookInput, run: HookRun, trigger: Trigger = "session") -> RunRecord:
-        record = self._record(payload, run, trigger)
+        record = self._record(payload, run, trigger, self._clock(), subject_of(payload))
         self._append([_line(record)])
         return record
 
-    def ran_all(self, payload: HookInput, runs: Sequence[HookRun], outcome: Outcome) -> None:
-        """The runs of one dispatch of `payload`, in one write. A run is marked `blocked` only
-        when the event was (`outcome`) and the run alone would have blocked it."""
-        if not runs:
-            return
+    def dispatched(self, payload: HookInput, runs: Sequence[HookRun], outcome: Outcome) -> None:
+        """The event, and the foreground runs of its dispatch, in one write. A run is marked
+        `blocked` only when the event was (`outcome`) and the run alone would have blocked it."""
+        at, subject = self._clock(), subject_of(payload)
+        lines = [_line(EventSeen(at, payload.hook_event_name, subject, payload.session_id))]
         # Not blocked: no run did it. Blocked by one run: that one. Else each is worked out.
         blocked = None if outcome.blocked and len(runs) > 1 else outcome.blocked
-        self._append([_line(self._record(payload, run, "session", blocked)) for run in runs])
+        for run in runs:
+            lines.append(_line(self._record(payload, run, "session", at, subject, blocked)))
+        self._append(lines)
 
     def _record(
-        self, payload: HookInput, run: HookRun, trigger: Trigger, blocked: bool | None = None
+        self,
+        payload: HookInput,
+        run: HookRun,
+        trigger: Trigger,
+        at: float,
+        subject: str | None,
+        blocked: bool | None = None,
     ) -> RunRecord:
         """`blocked`: None to work out whether this run alone blocks the event."""
         if blocked is None:
             blocked = DIALECTS[run.handler.dialect].interpret(payload, [run]).blocked
         return RunRecord(
             hook_id=run.handler.id,
-            at=self._clock(),
+            at=at,
             event=event_of(payload).name,
-            subject=subject_of(payload),
+            subject=subject,
             session_id=payload.session_id if trigger == "session" else None,
             trigger=trigger,
             exit_code=run.exit_code,
@@ -210,7 +234,8 @@ class RunLog:
             self._cache = (state, items)
             return items
 
-    def _read(self) -> Iterable[RunRecord | EventSeen]:
+    def _lines(self) -> list[bytes]:
+        """The lines of the file's last `max_bytes`."""
         try:
             with open(self.path, "rb") as file:
                 size = os.fstat(file.fileno()).st_size
@@ -220,8 +245,11 @@ class RunLog:
                 data = file.read(self.max_bytes)
         except OSError as err:
             log.warning("cannot read the hook run log %s: %s", self.path, err)
-            return
-        for raw_line in data.splitlines():
+            return []
+        return data.splitlines()
+
+    def _read(self) -> Iterable[RunRecord | EventSeen]:
+        for raw_line in self._lines():
             try:
                 item = _record_of(json.loads(raw_line))
             except (ValueError, UnicodeDecodeError):
@@ -251,17 +279,17 @@ class RunLog:
         """Keep per hook and per event only the newest entries (under the folder's lock)."""
         with locked_directory(self.path.parent), self._lock:
             self._cache = (None, [])
-            runs: dict[str, deque[RunRecord]] = defaultdict(lambda: deque(maxlen=self.per_hook))
-            events: dict[str, deque[EventSeen]] = defaultdict(lambda: deque(maxlen=self.per_event))
-            order: list[RunRecord | EventSeen] = list(self._read())
-            for item in order:
-                if isinstance(item, RunRecord):
-                    runs[item.hook_id].append(item)
-                else:
-                    events[item.event].append(item)
-            queues: list[deque[RunRecord] | deque[EventSeen]] = [*runs.values(), *events.values()]
-            kept = {id(i) for q in queues for i in q}
-            lines = [_line(i) for i in order if id(i) in kept]
+            limits = {"run": self.per_hook, "event": self.per_event}
+            newest: dict[tuple[str, str], deque[int]] = {}  # whose → indexes of its newest lines
+            order = self._lines()
+            for index, line in enumerate(order):
+                owner = _owner(line)
+                if owner is not None:
+                    if owner not in newest:
+                        newest[owner] = deque(maxlen=limits[owner[0]])
+                    newest[owner].append(index)
+            kept = sorted(index for indexes in newest.values() for index in indexes)
+            lines = [order[index] + b"\n" for index in kept]
             total = sum(map(len, lines))
             start = 0
             while total > self.max_bytes // 2:  # many hooks: the oldest go, whoever they are
