@@ -10,7 +10,8 @@ Started by `plumbing.spawn` (posix_spawn, else subprocess), not asyncio's subpro
 that costs about four times as much per process here, and hooks are spawned on every tool call.
 For the same reason a started child is served by callbacks on the event loop (`Running`), not by
 tasks: its pipes are read and written as they become ready, its exit is seen through a pidfd
-(Linux; elsewhere a thread of its own blocked in waitpid) and its time limit is a timer. Awaiting
+(Linux: all of the loop's children's pidfds in one epoll the loop watches, `_Exits`; elsewhere a
+thread of its own blocked in waitpid) and its time limit is a timer. Awaiting
 the result is one awaited event, so starting several children and then awaiting each in turn
 runs them all at once with no task at all.
 """
@@ -18,10 +19,12 @@ runs them all at once with no task at all.
 import asyncio
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,6 +145,46 @@ class _Feed:
         self.child.close_stdin()
 
 
+class _Exits:
+    """The pidfds of one event loop's running children in one epoll, which the loop watches as a
+    single reader: watching a child's exit is one `epoll_ctl`, not a selector registration (hooks
+    start on every tool call, several at once)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._epoll = select.epoll()
+        self._callbacks: dict[int, Callable[[], None]] = {}
+        loop.add_reader(self._epoll.fileno(), self._ready)
+
+    def watch(self, pidfd: int, callback: Callable[[], None]) -> None:
+        self._epoll.register(pidfd, select.EPOLLIN)
+        self._callbacks[pidfd] = callback
+
+    def forget(self, pidfd: int) -> None:
+        if self._callbacks.pop(pidfd, None) is not None:
+            self._epoll.unregister(pidfd)
+
+    def _ready(self) -> None:
+        for pidfd, _ in self._epoll.poll(0):
+            callback = self._callbacks.pop(pidfd, None)
+            if callback is not None:
+                self._epoll.unregister(pidfd)
+                callback()
+
+
+# One per loop; gone with it (the loop holds the watcher only through its selector).
+_EXITS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Exits]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _exits() -> _Exits:
+    loop = asyncio.get_running_loop()
+    exits = _EXITS.get(loop)
+    if exits is None:
+        exits = _EXITS[loop] = _Exits(loop)
+    return exits
+
+
 class Child:
     """One child process in its own process group, with our ends of its pipes as raw,
     non-blocking file descriptors (`stdin`, `stdout`, `stderr`; None where not piped)."""
@@ -221,7 +264,7 @@ class Child:
         if self._on_exit is None:
             self._on_exit = []
             if self.pidfd is not None:
-                loop.add_reader(self.pidfd, self._exited)
+                _exits().watch(self.pidfd, self._exited)
             else:  # a thread of its own blocked in waitpid (a pool could make one hook wait)
                 threading.Thread(target=self._wait_in_thread, args=(loop,), daemon=True).start()
         self._on_exit.append(callback)
@@ -232,8 +275,6 @@ class Child:
             loop.call_soon_threadsafe(self._exited)
 
     def _exited(self) -> None:
-        if self.pidfd is not None:
-            asyncio.get_running_loop().remove_reader(self.pidfd)
         self.process.wait()  # reaps it: it has exited
         callbacks, self._on_exit = self._on_exit or [], []
         for callback in callbacks:
@@ -269,7 +310,7 @@ class Child:
     def close(self) -> None:
         if self.pidfd is not None:
             if self._on_exit:  # still watched: the child has not been seen to exit
-                asyncio.get_running_loop().remove_reader(self.pidfd)
+                _exits().forget(self.pidfd)
                 self._on_exit = None
             os.close(self.pidfd)
             self.pidfd = None
