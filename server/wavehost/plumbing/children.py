@@ -172,9 +172,7 @@ class _Exits:
 
 
 # One per loop; gone with it (the loop holds the watcher only through its selector).
-_EXITS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Exits]" = (
-    weakref.WeakKeyDictionary()
-)
+_EXITS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Exits]" = weakref.WeakKeyDictionary()
 
 
 def _exits() -> _Exits:
