@@ -1,12 +1,14 @@
 """What hooks cost a chat session: a 20-tool-call turn with 5 PreToolUse + 5 PostToolUse trivial
 hooks against the same turn with none, through the Anthropic SDK and the tests' fake SSE server.
 
-Reports the added milliseconds per tool call (target: ≤ 10 ms on a 2-core machine) beside the
-floor no implementation can go under — just starting and reaping the same 10 `sh` processes per
-tool call (two rounds of 5, `os.posix_spawn`, no pipes, no session), measured in the same run —
-the ratio of the medians, the CPU time the hooks add per tool call (wavehost's own and its hook
-processes': steadier than wall time on a busy machine) and the peak RSS of the server process
-(`wavehost chat -p`, run as a real subprocess with the hooks on).
+Reports the added milliseconds per tool call (target: ≤ 10 ms on a 2-core machine), both as the
+difference of the medians and as the median of each run's pair of turns (steadier when the
+machine drifts), beside the floor no implementation can go under — just starting and reaping the
+same 10 `sh` processes per tool call (two rounds of 5, `os.posix_spawn`, no pipes, no session),
+measured in the same run — the ratio of the medians, the CPU time the hooks add per tool call
+(wavehost's own and its hook processes': steadier than wall time on a busy machine; it includes
+opening and closing the session) and the peak RSS of the server process (`wavehost chat -p`, run
+as a real subprocess with the hooks on).
 
     .venv/bin/python bench/chat.py [--runs 7] [--json]
 """
@@ -147,6 +149,10 @@ async def main(runs: int, as_json: bool) -> None:
         floor = spawn_floor()
     base = statistics.median(timings[False]) / TOOL_CALLS * 1000
     hooked = statistics.median(timings[True]) / TOOL_CALLS * 1000
+    # Each run's hooked turn against the turn without hooks just before it: what drifts between
+    # runs on a shared machine (a slow disk minute, a neighbour's burst) cancels in the pair.
+    pairs = [with_ - without for without, with_ in zip(timings[False], timings[True], strict=True)]
+    paired = statistics.median(pairs) / TOOL_CALLS * 1000
     calls = runs * TOOL_CALLS
     own_cpu = (cpu[True][0] - cpu[False][0]) / calls * 1000
     hooks_cpu = (cpu[True][1] - cpu[False][1]) / calls * 1000
@@ -157,6 +163,7 @@ async def main(runs: int, as_json: bool) -> None:
         "ms_per_tool_call_without_hooks": round(base, 2),
         "ms_per_tool_call_with_hooks": round(hooked, 2),
         "added_ms_per_tool_call": round(hooked - base, 2),
+        "added_ms_per_tool_call_paired": round(paired, 2),
         "ratio_with_to_without": round(hooked / base, 2),
         "target_added_ms": 10,
         "floor_ms_per_tool_call_bare_spawns": round(floor, 2),

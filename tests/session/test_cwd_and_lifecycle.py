@@ -13,7 +13,8 @@ from tests.processes import alive, until
 from tests.session.chat import ChatRunner, tools, turn, users
 from tests.session.fake_llm import serve
 from wavehost.hooks.catalogue import Event
-from wavehost.session import transcript
+from wavehost.plumbing import atomic
+from wavehost.session import conversation, transcript
 from wavehost.session.chat_session import SessionConfig
 from wavehost.session.providers import ProviderChoice, make_provider
 from wavehost.session.registry import SessionRegistry
@@ -128,6 +129,42 @@ async def test_the_transcript_holds_the_conversation_and_resume_continues_it(
         "user",
         "assistant",
     ]
+
+
+async def test_a_turn_makes_its_transcript_crash_proof_once_at_its_end_not_at_every_save(
+    chat: ChatRunner, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each save within a turn is atomic, the data fsynced before the rename (a hook reading
+    transcript_path, or a crash, finds a whole conversation); the directory fsync that makes the
+    rename itself durable waits for the turn's end, once, instead of following every save."""
+    synced: list[Path] = []
+    writes: list[bool] = []  # each write's `durable`
+    sync, save = atomic.fsync_directory, transcript.save
+
+    def counted_sync(directory: Path) -> None:
+        synced.append(directory)
+        sync(directory)
+
+    def counted_save(path: Path, saved: transcript.Transcript, *, durable: bool = True) -> None:
+        writes.append(durable)
+        save(path, saved, durable=durable)
+
+    monkeypatch.setattr(atomic, "fsync_directory", counted_sync)
+    monkeypatch.setattr(conversation, "fsync_directory", counted_sync)
+    monkeypatch.setattr(transcript, "save", counted_save)
+    calls = [turn("", ("Bash", {"command": f"echo {i}"})) for i in range(3)]
+    async with chat.open([*calls, turn("done")]) as opened:
+        at_start = len(synced)
+        assert at_start == 1  # the session's first save
+        writes.clear()
+        opened.session.send("go")
+        with anyio.fail_after(30):
+            await opened.session.wait_idle()
+        assert len(writes) >= 6  # the tool calls' statuses, results, the replies
+        assert len(synced) - at_start == 1
+        assert synced[-1] == opened.session.conversation.path.parent
+        saved = transcript.load(opened.session.id)
+        assert len(saved.state.messages) == len(opened.messages) == 5
 
 
 async def test_programmatic_hooks_exist_only_when_given_and_run_before_file_hooks(

@@ -51,9 +51,11 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write `data` to `path`. An existing file keeps its mode (and owner, where allowed); a new
-    one is created private to the user (0600)."""
+    one is created private to the user (0600). Not `durable`: the rename is not made durable (a
+    crash may bring back the file before it, whole), which saves a directory fsync; the caller
+    makes it durable later (`fsync_directory`)."""
     try:
         old: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
@@ -65,4 +67,5 @@ def write_atomically(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         raise
-    fsync_directory(path.parent)
+    if durable:
+        fsync_directory(path.parent)

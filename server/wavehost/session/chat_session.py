@@ -483,7 +483,7 @@ class ChatSession:
             history=lambda: history(self.messages),
         )
         self._take_pending(await self.hooks.fire(payload))
-        self.conversation.save()
+        self.conversation.save(durable=True)
         self._group.start_soon(self._work)
         self._group.start_soon(self.crons.run)
 
@@ -505,7 +505,7 @@ class ChatSession:
                 **self.hooks.common(), reason=self.end_reason, last_turn=self.last_turn
             )
             await self.hooks.fire(payload, meta=False)
-        self.conversation.save()
+        self.conversation.save(durable=True)
 
     def abandon_end(self) -> None:
         """Kill the last hooks of a closing session (still running, or not started yet)."""
@@ -532,7 +532,7 @@ class ChatSession:
                 self._settle_unfinished(INTERRUPTED, "cancelled")
                 self.conversation.notice(NoticeBlock(level="warning", text=INTERRUPTED))
                 await self._interrupted()
-            self.conversation.save()
+            self.conversation.save(durable=True)  # the turn is over: a crash cannot undo it
             if self.inbox.settled():
                 self._set_status("idle")
                 if not self.inbox.closed:

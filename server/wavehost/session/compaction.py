@@ -118,7 +118,7 @@ async def compact(
         p.PostCompactInput(**hooks.common(), trigger=trigger, compact_summary=summary), meta=False
     )
     await hooks.fire(p.SessionStartInput(**hooks.common(), source="compact"))
-    conversation.save()
+    conversation.save(durable=True)
     return True
 
 

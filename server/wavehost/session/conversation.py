@@ -2,13 +2,16 @@
 
 Structural changes (a message added or removed, a tool's status, a notice) rewrite the transcript
 at once; streamed text only marks it dirty and is written at the end of the stream or before the
-next hook runs, so a hook reading `transcript_path` always sees the conversation so far.
+next hook runs, so a hook reading `transcript_path` always sees the conversation so far. Those
+saves are atomic but leave the rename's durability (a directory fsync, about a millisecond, five
+times a tool call) to the end of the turn, the start of the session and its end (`durable`).
 """
 
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from wavehost.plumbing.atomic import fsync_directory
 from wavehost.session import transcript
 from wavehost.session.messages import AssistantMessage, NoticeBlock, UserMessage
 from wavehost.session.updates import MessageChanged, MessageRemoved, UpdateListener
@@ -33,6 +36,7 @@ class Conversation:
         self._describe = describe
         self._listener = listener
         self._dirty = True
+        self._durable = True  # the last save's rename is durable
 
     def _index(self, message: AnyMessage) -> int:
         for index in range(len(self.messages) - 1, -1, -1):  # usually the last one
@@ -80,7 +84,12 @@ class Conversation:
             message.blocks.append(block)
             self.changed(message)
 
-    def save(self) -> None:
+    def save(self, *, durable: bool = False) -> None:
+        """Write the transcript if it changed; `durable`: and make sure a crash cannot undo it."""
         if self._dirty:
-            transcript.save(self.path, self._describe(self.messages))
+            transcript.save(self.path, self._describe(self.messages), durable=durable)
             self._dirty = False
+            self._durable = durable
+        elif durable and not self._durable:
+            fsync_directory(self.path.parent)
+            self._durable = True

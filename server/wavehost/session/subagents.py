@@ -75,7 +75,10 @@ class Subagents:
         loop = AgentLoop(self.context, actor)
 
         async def run() -> str:
-            await loop.respond()
+            try:
+                await loop.respond()
+            finally:
+                actor.conversation.save(durable=True)  # its transcript, as the main one's turn
             if loop.response is not None:  # a SubagentStop hook rewrote the report
                 return loop.response
             return final_text(actor.conversation.messages)

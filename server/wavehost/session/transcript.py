@@ -2,7 +2,9 @@
 
 Hooks read this file through `transcript_path` while the session runs, so it is rewritten
 atomically (`plumbing.atomic`: a temp file, fsynced, renamed over it): a reader sees the old or
-the new conversation, never half of one.
+the new conversation, never half of one. A crash leaves one of them whole; the saves within a
+turn leave the rename itself to be made durable at the turn's end (`durable`), so a crash loses at
+most the running turn.
 """
 
 from datetime import UTC, datetime
@@ -39,9 +41,9 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def save(path: Path, saved: Transcript) -> None:
+def save(path: Path, saved: Transcript, *, durable: bool = True) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, saved.to_json())
+    write_atomically(path, saved.to_json(), durable=durable)
 
 
 class SessionNotFoundError(LookupError):
