@@ -1,6 +1,7 @@
 """Where hooks run after `cd`, SessionStart/SessionEnd, programmatic hooks, transcripts, resume,
 cancellation."""
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from tests.processes import alive, until
 from tests.session.chat import ChatRunner, tools, turn, users
 from tests.session.fake_llm import serve
 from wavehost.hooks.catalogue import Event
-from wavehost.plumbing import atomic
+from wavehost.plumbing import atomic, heap
 from wavehost.session import conversation, transcript
 from wavehost.session.chat_session import SessionConfig
 from wavehost.session.providers import ProviderChoice, make_provider
@@ -165,6 +166,23 @@ async def test_a_turn_makes_its_transcript_crash_proof_once_at_its_end_not_at_ev
         assert synced[-1] == opened.session.conversation.path.parent
         saved = transcript.load(opened.session.id)
         assert len(saved.state.messages) == len(opened.messages) == 5
+
+
+async def test_the_first_session_sets_aside_what_start_up_loaded_and_later_ones_nothing_more(
+    chat: ChatRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full garbage collection no longer walks the modules and schemas loaded for good; what
+    sessions create is collected as usual."""
+    monkeypatch.setattr(heap, "_settled", False)  # as in a process that opens its first session
+    gc.unfreeze()
+    try:
+        await chat([turn("one")], "go")
+        frozen = gc.get_freeze_count()
+        assert frozen > 10_000  # the SDKs, pydantic's schemas, wavehost itself
+        await chat([turn("two")], "again")
+        assert gc.get_freeze_count() <= frozen  # nothing more frozen (freed ones leave it)
+    finally:
+        gc.unfreeze()
 
 
 async def test_programmatic_hooks_exist_only_when_given_and_run_before_file_hooks(

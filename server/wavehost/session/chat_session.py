@@ -38,6 +38,7 @@ from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.outcome import Outcome, edited_prompt
 from wavehost.hooks.settings_files import read_settings
 from wavehost.hooks.sources import load_hook_config
+from wavehost.plumbing import heap
 from wavehost.plumbing.task_group import OwnedTaskGroup
 from wavehost.session import compaction, transcript
 from wavehost.session.actor import Actor
@@ -680,6 +681,7 @@ async def open_session(
 ) -> AsyncIterator[ChatSession]:
     """Open a session — `resume` a saved one by id, else a new one (under `session_id` if given,
     else a fresh id) — and close it on exit."""
+    heap.settle()  # the first session: what start-up loaded is there for good
     saved = transcript.load(resume, config.home) if resume else None
     inbox = Inbox(saved.session_id if saved else session_id or str(uuid.uuid4()))
     with closing(inbox):
