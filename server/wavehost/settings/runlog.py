@@ -100,11 +100,7 @@ _KEYS = {kind: frozenset(("kind", *names)) for kind, names in _FIELDS.items()}
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not one per line
 
 
-def _line(item: RunRecord | EventSeen) -> bytes:
-    kind = "run" if isinstance(item, RunRecord) else "event"
-    doc: dict[str, object] = {"kind": kind}
-    for name in _FIELDS[kind]:  # every field is a plain value: no deep copy (`asdict`) needed
-        doc[name] = getattr(item, name)
+def _line(doc: dict[str, object]) -> bytes:
     return (_ENCODE(doc) + "\n").encode("utf-8")
 
 
@@ -148,22 +144,31 @@ class RunLog:
     # -- recording (RunObserver) ------------------------------------------------------------
 
     def ran(self, payload: HookInput, run: HookRun, trigger: Trigger = "session") -> RunRecord:
-        record = self._record(payload, run, trigger, self._clock(), subject_of(payload))
-        self._append([_line(record)])
+        doc = self._run(payload, run, trigger, self._clock(), subject_of(payload))
+        self._append([_line(doc)])
+        record = _record_of(dict(doc))
+        assert isinstance(record, RunRecord)
         return record
 
     def dispatched(self, payload: HookInput, runs: Sequence[HookRun], outcome: Outcome) -> None:
         """The event, and the foreground runs of its dispatch, in one write. A run is marked
         `blocked` only when the event was (`outcome`) and the run alone would have blocked it."""
         at, subject = self._clock(), subject_of(payload)
-        lines = [_line(EventSeen(at, payload.hook_event_name, subject, payload.session_id))]
+        seen: dict[str, object] = {
+            "kind": "event",
+            "at": at,
+            "event": payload.hook_event_name,
+            "subject": subject,
+            "session_id": payload.session_id,
+        }
+        lines = [_line(seen)]
         # Not blocked: no run did it. Blocked by one run: that one. Else each is worked out.
         blocked = None if outcome.blocked and len(runs) > 1 else outcome.blocked
         for run in runs:
-            lines.append(_line(self._record(payload, run, "session", at, subject, blocked)))
+            lines.append(_line(self._run(payload, run, "session", at, subject, blocked)))
         self._append(lines)
 
-    def _record(
+    def _run(
         self,
         payload: HookInput,
         run: HookRun,
@@ -171,25 +176,27 @@ class RunLog:
         at: float,
         subject: str | None,
         blocked: bool | None = None,
-    ) -> RunRecord:
-        """`blocked`: None to work out whether this run alone blocks the event."""
+    ) -> dict[str, object]:
+        """A run's line, as the fields of a `RunRecord` (and its kind), built directly: written on
+        every tool call. `blocked`: None to work out whether this run alone blocks the event."""
         if blocked is None:
             blocked = DIALECTS[run.handler.dialect].interpret(payload, [run]).blocked
-        return RunRecord(
-            hook_id=run.handler.id,
-            at=at,
-            event=event_of(payload).name,
-            subject=subject,
-            session_id=payload.session_id if trigger == "session" else None,
-            trigger=trigger,
-            exit_code=run.exit_code,
-            duration_ms=round(run.duration_ms, 1),
-            timed_out=run.timed_out,
-            spawn_error=run.spawn_error,
-            blocked=blocked,
-            stdout=first_lines(run.stdout),
-            stderr=first_lines(run.stderr),
-        )
+        return {
+            "kind": "run",
+            "hook_id": run.handler.id,
+            "at": at,
+            "event": event_of(payload).name,
+            "subject": subject,
+            "session_id": payload.session_id if trigger == "session" else None,
+            "trigger": trigger,
+            "exit_code": run.exit_code,
+            "duration_ms": round(run.duration_ms, 1),
+            "timed_out": run.timed_out,
+            "spawn_error": run.spawn_error,
+            "blocked": blocked,
+            "stdout": first_lines(run.stdout),
+            "stderr": first_lines(run.stderr),
+        }
 
     # -- reading ----------------------------------------------------------------------------
 
