@@ -6,6 +6,8 @@ and keeps for good (modules, classes, the SDKs' and pydantic's schemas): about 2
 `gc.freeze()` moves those objects to a generation no collection walks (a full one then takes
 milliseconds). Done once per process, when the first session opens (the SDKs are imported by
 then) and before any of its objects exist, so what sessions create is still collected as usual.
+No collection first: it would cost that first session the same 200 ms (a `chat -p` run, every
+time), for the little garbage start-up leaves.
 """
 
 import gc
@@ -19,5 +21,4 @@ def settle() -> None:
     if _settled:
         return
     _settled = True
-    gc.collect()  # garbage goes now, not into the frozen generation
     gc.freeze()
