@@ -11,9 +11,9 @@ that costs about four times as much per process here, and hooks are spawned on e
 For the same reason a started child is served by callbacks on the event loop (`Running`), not by
 tasks: its pipes are read and written as they become ready, its exit is seen through a pidfd
 (Linux: all of the loop's children's pidfds in one epoll the loop watches, `_Exits`; elsewhere a
-thread of its own blocked in waitpid) and its time limit is a timer. Awaiting
-the result is one awaited event, so starting several children and then awaiting each in turn
-runs them all at once with no task at all.
+thread of its own blocked in waitpid) and its time limit is a timer. Awaiting the result is one
+awaited event, so starting several children and then awaiting each in turn runs them all at once
+with no task at all.
 """
 
 import asyncio
