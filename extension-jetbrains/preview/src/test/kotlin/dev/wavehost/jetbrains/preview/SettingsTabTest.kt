@@ -98,7 +98,9 @@ class SettingsTabTest {
             it.asJsonObject["hooks"].asJsonObject["PreToolUse"].asJsonArray[0].asJsonObject["hooks"].asJsonArray.remove(0)
         }
         assertEquals(expected, ws.read(ws.projectSettings))
-        assertEquals("已从 .wave/settings.json 删除钩子「PreToolUse (Bash)」。", text(s, page, "deep('[data-testid=toast-title]').textContent.trim()"))
+        // The toast is its own render, which may follow the list's: waited for, not read once.
+        val said = "已从 .wave/settings.json 删除钩子「PreToolUse (Bash)」。"
+        s.waitFor(page, "deep('[data-testid=toast-title]')?.textContent.trim() === ${js(said)}", what = "the deletion's toast")
         assertEquals(JsonParser.parseString(Files.readString(ws.userSettings)), ws.read(ws.userSettings))
         s.screenshot(File(SCREENSHOTS, "jcef-settings-after-delete.png"))
     }
