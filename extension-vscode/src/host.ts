@@ -65,13 +65,21 @@ export class ServerHost implements vscode.Disposable {
    */
   private firstList: Promise<unknown> | undefined;
   /**
-   * The file of the last text editor that was active: a focused webview (the settings panel, the
-   * chat) or the command palette leaves no active text editor, yet the user's project is that file's.
+   * The file of the editor the user last had active: a focused webview (the settings panel, the
+   * chat) or the command palette leaves no active editor, yet the user's project is that file's.
+   * Followed through the tabs as well as the text editors: a tab is active, and the extension host
+   * told, as soon as its editor opens; its text editor only once the document has loaded (later
+   * for a large or remote file, after activation for the editors a window restores, never for an
+   * image, a notebook or a custom editor).
    */
-  private lastEditor: vscode.Uri | undefined = vscode.window.activeTextEditor?.document.uri;
-  private readonly editorWatch = vscode.window.onDidChangeActiveTextEditor((editor) => {
-    if (editor) this.lastEditor = editor.document.uri;
-  });
+  private lastEditor: vscode.Uri | undefined = activeTabFile() ?? vscode.window.activeTextEditor?.document.uri;
+  private readonly editorWatch = vscode.Disposable.from(
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      if (editor) this.lastEditor = editor.document.uri;
+    }),
+    vscode.window.tabGroups.onDidChangeTabs(() => this.rememberActiveTab()),
+    vscode.window.tabGroups.onDidChangeTabGroups(() => this.rememberActiveTab()),
+  );
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   /** Fires each time a (re)started server is ready: pages re-attach then. */
   private readonly readyEmitter = new vscode.EventEmitter<void>();
@@ -346,9 +354,21 @@ export class ServerHost implements vscode.Disposable {
     return none;
   }
 
+  private rememberActiveTab(): void {
+    const file = activeTabFile();
+    if (file) this.lastEditor = file;
+  }
+
+  /**
+   * The folder of the file the user is on: the active tab's (what the window shows, even before
+   * its text editor has loaded), else the active text editor's, else the last one's.
+   */
   private activeEditorFolder(): string | undefined {
-    const uri = vscode.window.activeTextEditor?.document.uri ?? this.lastEditor;
-    return uri ? vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath : undefined;
+    for (const uri of [activeTabFile(), vscode.window.activeTextEditor?.document.uri, this.lastEditor]) {
+      const folder = uri && vscode.workspace.getWorkspaceFolder(uri);
+      if (folder) return folder.uri.fsPath;
+    }
+    return undefined;
   }
 
   private async launchSettings() {
@@ -369,6 +389,20 @@ export class ServerHost implements vscode.Disposable {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
   }
+}
+
+/** The file of the active tab of the active editor group, if it shows one (the modified side of a diff). */
+function activeTabFile(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (
+    input instanceof vscode.TabInputText ||
+    input instanceof vscode.TabInputCustom ||
+    input instanceof vscode.TabInputNotebook
+  ) {
+    return input.uri;
+  }
+  if (input instanceof vscode.TabInputTextDiff || input instanceof vscode.TabInputNotebookDiff) return input.modified;
+  return undefined;
 }
 
 function delay(ms: number): Promise<void> {

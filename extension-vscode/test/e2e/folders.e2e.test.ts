@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import {
   CodeServer,
+  explainFailure,
   launchBrowser,
   openWorkbench,
   runCommand,
@@ -83,26 +84,34 @@ describe("the project of a window", () => {
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await openWorkbench(page, server.origin, [alpha, beta]);
     await waitForExtension(page);
-    await page.keyboard.press("F1");
-    await page.locator(".quick-input-widget input").fill("notes.json");
-    await page.locator(".quick-input-list .monaco-list-row", { hasText: "notes.json" }).first().waitFor();
-    await page.keyboard.press("Enter");
-    await page.locator(".tabs-container .tab.active", { hasText: "notes.json" }).waitFor({ timeout: 30_000 });
-    await runCommand(page, "Wave: Restart Host");
-    // The settings panel takes the focus (no active text editor then): the project is still the
-    // last editor's folder, whether the restart has begun by then or not.
-    await runCommand(page, "Wave: Open Hooks Settings");
-    // A restart that lands after the panel opened loads the page anew: look the frame up each time.
-    const header = async () => {
-      const frame = await waveFrame(page, "settings", 5_000).catch(() => null);
-      return frame ? await frame.getByText("Current project: beta").count().catch(() => 0) : 0;
-    };
-    await expect.poll(header, { timeout: 60_000, interval: 500 }).toBeGreaterThan(0);
-    await hostReady();
-    // A restart asked for while the first start is under way is not an error for the user.
-    const errors = page.locator(".notifications-toasts .notification-list-item", { hasText: /couldn't create connection|connection got disposed/ });
-    expect(await errors.count()).toBe(0);
-    await screenshot(page, "21-multi-root-active-editor-folder");
+    try {
+      await page.keyboard.press("F1");
+      await page.locator(".quick-input-widget input").fill("notes.json");
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: "notes.json" }).first().waitFor();
+      await page.keyboard.press("Enter");
+      await page.locator(".tabs-container .tab.active", { hasText: "notes.json" }).waitFor({ timeout: 30_000 });
+      // The tab shows at once, the editor takes the focus once it has loaded the file: a palette
+      // opened before then closes, and the command's Enter goes into the file instead.
+      const text = page.locator(".editor-group-container.active .monaco-editor.focused .view-lines", { hasText: '"a"' });
+      await text.waitFor({ timeout: 30_000 });
+      await runCommand(page, "Wave: Restart Host");
+      // The settings panel takes the focus (no active text editor then): the project is still the
+      // last editor's folder, whether the restart has begun by then or not.
+      await runCommand(page, "Wave: Open Hooks Settings");
+      // A restart that lands after the panel opened loads the page anew: look the frame up each time.
+      const header = async () => {
+        const frame = await waveFrame(page, "settings", 5_000).catch(() => null);
+        return frame ? await frame.getByText("Current project: beta").count().catch(() => 0) : 0;
+      };
+      await expect.poll(header, { timeout: 60_000, interval: 500 }).toBeGreaterThan(0);
+      await hostReady();
+      // A restart asked for while the first start is under way is not an error for the user.
+      const errors = page.locator(".notifications-toasts .notification-list-item", { hasText: /couldn't create connection|connection got disposed/ });
+      expect(await errors.count()).toBe(0);
+      await screenshot(page, "21-multi-root-active-editor-folder");
+    } catch (err) {
+      throw await explainFailure(page, server, "21-multi-root-active-editor-folder", err);
+    }
   });
 
   it("no folder open: only the user's hooks, and the header says no folder is open", async () => {

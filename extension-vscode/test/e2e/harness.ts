@@ -5,7 +5,7 @@
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,6 +102,23 @@ export class CodeServer {
       child.once("exit", (code) => reject(new Error(`code-server exited (${code}):\n${output}`)));
     });
     return new CodeServer(child, origin, userData, extensions);
+  }
+
+  /**
+   * The extension's "wavehost" output channel, one file per extension host (a window each), in
+   * the order the extension hosts started: the newest window's last. What a failed test prints.
+   */
+  wavehostLogs(): { path: string; text: string }[] {
+    const logs = join(this.userData, "logs");
+    const found: { path: string; order: [string, number] }[] = [];
+    for (const session of existsSync(logs) ? readdirSync(logs) : []) {
+      for (const host of readdirSync(join(logs, session))) {
+        const path = join(logs, session, host, "wavehost.wavehost", "wavehost.log");
+        if (existsSync(path)) found.push({ path, order: [session, Number(/\d+$/.exec(host)?.[0] ?? 0)] });
+      }
+    }
+    found.sort((a, b) => a.order[0].localeCompare(b.order[0]) || a.order[1] - b.order[1]);
+    return found.map(({ path }) => ({ path, text: readFileSync(path, "utf8") }));
   }
 
   /** code-server's process id (its process group's too). */
@@ -212,4 +229,42 @@ export async function hasWaveFrame(page: Page, view: "settings" | "chat"): Promi
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/**
+ * A failed test's error, with what it knew: a screenshot (`${name}-failed`), the "Current project"
+ * header of each wavehost page loaded now, the active editor tab, and the newest extension host's
+ * wavehost output channel (its "project: …" line says which folder the server was given, and why).
+ */
+export async function explainFailure(page: Page, server: CodeServer, name: string, err: unknown): Promise<Error> {
+  const lines: string[] = [`workbench: ${page.url()}`];
+  try {
+    await screenshot(page, `${name}-failed`);
+    lines.push(`screenshot: ${join(SCREENSHOTS, `${name}-failed.png`)}`);
+  } catch (shot) {
+    lines.push(`no screenshot: ${(shot as Error).message}`);
+  }
+  const headers: string[] = [];
+  for (const frame of page.frames()) {
+    try {
+      const header = frame.evaluate(() => {
+        const view = document.body?.dataset.view;
+        if (!view || !document.querySelector("wave-app")) return null;
+        const text = document.body.innerText ?? "";
+        return `${view} page: ${/Current project: [^\n]*/.exec(text)?.[0] ?? "(no project header)"}`;
+      });
+      // A frame that hangs tells nothing: no waiting for it.
+      const found = await Promise.race([header.catch(() => null), sleep(5000).then(() => null)]);
+      if (found) headers.push(found);
+    } catch {
+      // gone, or not ours
+    }
+  }
+  lines.push(`wavehost pages now: ${headers.length ? headers.join("; ") : "none"}`);
+  const tab = await page.locator(".tabs-container .tab.active").allInnerTexts().catch(() => []);
+  lines.push(`active editor tabs: ${tab.map((t) => t.replace(/\s+/g, "")).join(", ") || "none"}`);
+  const log = server.wavehostLogs().at(-1);
+  lines.push(log ? `wavehost output channel (${log.path}):\n${log.text}` : "no wavehost output channel was written");
+  const message = err instanceof Error ? err.message : String(err);
+  return new Error(`${message}\n\n${lines.join("\n")}`, { cause: err });
 }
