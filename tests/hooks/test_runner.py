@@ -296,6 +296,37 @@ async def test_cancelling_the_caller_kills_the_hook_group(exit_wait, project, tm
             await anyio.sleep(0.05)
 
 
+async def test_cancelling_hooks_run_together_kills_every_group(project, tmp_path) -> None:
+    """`run_all` waits for the lot at once; cancelled meanwhile, it still kills each hook's tree."""
+    files = [tmp_path / f"pid{i}" for i in range(3)]
+    hooks = [handler(project, f"sleep 60 & echo $! > {f}; wait") for f in files]
+    async with anyio.create_task_group() as group:
+        group.start_soon(run_all, hooks, b"{}", HookContext(project, project))
+        for file in files:
+            await wait_for_file(file)
+        group.cancel_scope.cancel()
+    grandchildren = [int(f.read_text()) for f in files]
+    with anyio.fail_after(10):
+        while any(alive(pid) for pid in grandchildren):
+            await anyio.sleep(0.05)
+
+
+async def test_each_hook_gets_its_own_directory_and_pipes_however_often_they_recur(
+    spawner, project, tmp_path
+) -> None:
+    """posix_spawn's settings are kept per descriptors and directory, as they recur on every
+    tool call: more directories than are kept, each twice, each hook still starts in its own
+    directory with its output on its own pipes."""
+    dirs = [tmp_path / f"dir{i}" for i in range(70)]
+    for directory in dirs:
+        directory.mkdir()
+    hook = handler(project, "pwd; echo err >&2")
+    for _ in range(2):
+        for directory in dirs:
+            run = await run_hook(hook, b"", HookContext(directory, project))
+            assert (run.stdout.strip(), run.stderr.strip()) == (str(directory), "err")
+
+
 @pytest.mark.parametrize("code", [0, 1, 2, 3, 126, 127, 255])
 async def test_exit_code_is_reported_as_is(exit_wait, spawner, project, code: int) -> None:
     run = await run_hook(handler(project, f"exit {code}"), b"{}", HookContext(project, project))

@@ -42,8 +42,11 @@ class _EventIndex:
     by_key: dict[str, list[Entry]] = field(default_factory=dict)  # case-folded, then confirmed
     patterns: list[Entry] = field(default_factory=list)
     dynamic: list[Entry] = field(default_factory=list)  # matchers that need the whole payload
-    # per subject: the entries its matchers select, and whether any has a condition to check
-    cache: dict[str | None, tuple[tuple[Entry, ...], bool]] = field(default_factory=dict)
+    # per subject: the entries its matchers select, and whether any has a condition to check;
+    # without one (and with no payload matcher), the handlers to run, deduplicated once
+    cache: dict[str | None, tuple[tuple[Entry, ...], bool, tuple[HookHandler, ...]]] = field(
+        default_factory=dict
+    )
 
     def add(self, order: int, handler: HookHandler) -> None:
         entry = (order, handler)
@@ -72,12 +75,14 @@ class _EventIndex:
             if len(self.cache) >= _CACHE_LIMIT:
                 self.cache.clear()
             self.cache[key] = cached
-        found, conditional = cached
+        found, conditional, handlers = cached
         if conditional or self.dynamic:
-            found = self._decide(found, key, payload)
-        return _dedupe(handler for _, handler in found)
+            return _dedupe(handler for _, handler in self._decide(found, key, payload))
+        return handlers
 
-    def _compute(self, subject: str | None) -> tuple[tuple[Entry, ...], bool]:
+    def _compute(
+        self, subject: str | None
+    ) -> tuple[tuple[Entry, ...], bool, tuple[HookHandler, ...]]:
         if subject is None:
             entries = self.always
         else:
@@ -88,7 +93,8 @@ class _EventIndex:
                 + [e for e in candidates if e[1].matcher.matches(subject)]
             )
         ordered = tuple(sorted(entries, key=lambda e: e[0]))
-        return ordered, any(e[1].condition is not None for e in ordered)
+        conditional = any(e[1].condition is not None for e in ordered)
+        return ordered, conditional, _dedupe(handler for _, handler in ordered)
 
     def _decide(
         self, found: tuple[Entry, ...], subject: str | None, payload: HookInput | None
@@ -268,8 +274,7 @@ class HookEngine:
         payload (PostToolUse "only after a tool that ran", …): the question the explainer asks of
         a past event, "does my matcher take this tool?"."""
         index = self._index[event]
-        found, _ = index._compute(subject if index.uses_matcher else None)
-        return _dedupe(handler for _, handler in found)
+        return index._compute(subject if index.uses_matcher else None)[2]
 
     async def dispatch(
         self, payload: HookInput, context: HookContext, background: BackgroundHooks
@@ -395,6 +400,7 @@ async def run_all(
         for handler in handlers
     ]
     try:
+        await StartedHook.all_over(one for one in started if isinstance(one, StartedHook))
         return [one if isinstance(one, HookRun) else await one.result() for one in started]
     finally:
         for one in started:

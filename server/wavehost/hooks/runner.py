@@ -10,7 +10,7 @@ comes back at once even if a grandchild still holds the pipes.
 import logging
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -71,9 +71,13 @@ class HookContext:
     env_file: Path | None = None  # $CLAUDE_ENV_FILE / $WAVE_ENV_FILE (SessionStart hooks)
 
     def spawn_dir(self) -> Path:
-        if self.cwd.is_dir() or self.project_dir is None:
+        if self.project_dir is None or os.path.isdir(self._cwd_text):  # (each hook asks)
             return self.cwd
         return self.project_dir
+
+    @cached_property
+    def _cwd_text(self) -> str:
+        return str(self.cwd)
 
     @cached_property
     def _envs(self) -> dict[tuple[bool, Path | None], MappingProxyType[str, str]]:
@@ -186,6 +190,11 @@ class StartedHook:
         )
         log.debug("hook %s exited %s in %.0f ms", handler.command, run.exit_code, run.duration_ms)
         return run
+
+    @staticmethod
+    async def all_over(started: Iterable["StartedHook"]) -> None:
+        """Return once every one has ended (their `result()`s are then at hand)."""
+        await Running.all_over(one.running for one in started if one.running is not None)
 
     async def stop(self) -> None:
         """Kill it unless it is over (safe when cancelled); its result is not wanted."""

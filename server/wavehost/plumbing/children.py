@@ -13,11 +13,12 @@ tasks: its pipes are read and written as they become ready, its exit is seen thr
 (Linux: all of the loop's children's pidfds in one epoll the loop watches, `_Exits`; elsewhere a
 thread of its own blocked in waitpid) and its time limit is a timer. Awaiting the result is one
 awaited event, so starting several children and then awaiting each in turn runs them all at once
-with no task at all.
+with no task at all; `Running.all_over` awaits a batch of them with one wake-up.
 """
 
 import asyncio
 import contextlib
+import functools
 import os
 import select
 import signal
@@ -25,7 +26,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,26 +116,27 @@ class Capture:
 
 class _Feed:
     """Writes the input into a child's stdin as the pipe takes it, then closes stdin; a child
-    that never reads it is fine. Usually all of it goes in at once."""
+    that never reads it is fine. Usually all of it goes in at once (`start`: then no feed)."""
 
-    def __init__(self, child: "Child", data: bytes) -> None:
-        assert child.stdin is not None
+    def __init__(self, child: "Child", fd: int, rest: memoryview) -> None:
         self.child = child
-        self.fd = child.stdin
-        self.view = memoryview(data)
-        self.waiting = False
-        self._write()
-        if self.view:
-            self.waiting = True
-            asyncio.get_running_loop().add_writer(self.fd, self._write)
+        self.fd = fd
+        self.view = rest
+        self.waiting = True
+        asyncio.get_running_loop().add_writer(fd, self._write)
+
+    @classmethod
+    def start(cls, child: "Child", data: bytes) -> "_Feed | None":
+        """Write what the pipe takes now; a feed for the rest, if any."""
+        assert child.stdin is not None
+        rest = _write_some(child.stdin, memoryview(data))
+        if not rest:
+            child.close_stdin()
+            return None
+        return cls(child, child.stdin, rest)
 
     def _write(self) -> None:
-        try:
-            self.view = self.view[os.write(self.fd, self.view) :]
-        except BlockingIOError:
-            return
-        except OSError:  # EPIPE: the child exited or closed its stdin without reading it all
-            self.view = memoryview(b"")
+        self.view = _write_some(self.fd, self.view)
         if not self.view:
             self.stop()
 
@@ -143,6 +145,16 @@ class _Feed:
             asyncio.get_running_loop().remove_writer(self.fd)
             self.waiting = False
         self.child.close_stdin()
+
+
+def _write_some(fd: int, view: memoryview) -> memoryview:
+    """What is left of `view` once the pipe took what it could (nothing if the reader is gone)."""
+    try:
+        return view[os.write(fd, view) :]
+    except BlockingIOError:
+        return view
+    except OSError:  # EPIPE: the child exited or closed its stdin without reading it all
+        return memoryview(b"")
 
 
 class _Exits:
@@ -312,18 +324,22 @@ class Child:
                 self._on_exit = None
             os.close(self.pidfd)
             self.pidfd = None
-        self.close_stdin()
-        for fd in (self.stdout, self.stderr):
+        for fd in (self.stdin, self.stdout, self.stderr):
             if fd is not None:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self.stdout = self.stderr = None
+                _close_quietly(fd)
+        self.stdin = self.stdout = self.stderr = None
 
     def close_stdin(self) -> None:
         if self.stdin is not None:
-            with contextlib.suppress(OSError):
-                os.close(self.stdin)
+            _close_quietly(self.stdin)
             self.stdin = None
+
+
+def _close_quietly(fd: int) -> None:
+    try:  # noqa: SIM105 (a plain try: contextlib's costs show, this runs several times a hook)
+        os.close(fd)
+    except OSError:
+        pass
 
 
 class Running:
@@ -347,15 +363,22 @@ class Running:
         self.err = Capture(child.stderr, self._check, output_cap)
         self.timed_out = False
         self.ended_at: float | None = None  # time.monotonic() when it was over
-        self._over: asyncio.Future[None] = loop.create_future()
         self._ended = self._exited = False
-        self._feed = None if child.stdin is None else _Feed(child, stdin or b"")
-        self._timer: asyncio.TimerHandle | None = loop.call_later(limit, self._time_is_up)
-        self._watch: asyncio.TimerHandle | None = loop.call_later(WATCH_PIPES_AFTER, self._pipes)
+        self._on_end: list[Callable[[], None]] = []  # told at once when it is over
+        self._feed = None if child.stdin is None else _Feed.start(child, stdin or b"")
+        # One timer at a time: the pipe watch, which then sets the time limit's. A hook that is
+        # over before the watch never makes the second (timers cost on every tool call).
+        self._deadline = loop.time() + limit
+        self._timer: asyncio.TimerHandle | None = loop.call_later(
+            min(WATCH_PIPES_AFTER, limit), self._watch_then_limit
+        )
         child.on_exit(self._on_exit)
 
+    def _watch_then_limit(self) -> None:
+        self._pipes()
+        self._timer = asyncio.get_running_loop().call_at(self._deadline, self._time_is_up)
+
     def _pipes(self) -> None:
-        self._watch = None
         self.out.watch()
         self.err.watch()
 
@@ -367,7 +390,7 @@ class Running:
 
     def _on_exit(self) -> None:
         self._exited = True
-        self._cancel_timers()
+        self._cancel_timer()
         if self.timed_out:
             self.child.signal_group(signal.SIGKILL)  # also stragglers that ignored SIGTERM
         self.out.read_available()
@@ -384,27 +407,52 @@ class Running:
         if self._exited and self.out.done and self.err.done:
             self._end()
 
-    def _cancel_timers(self) -> None:
-        for timer in (self._timer, self._watch):
-            if timer is not None:
-                timer.cancel()
-        self._timer = self._watch = None
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _end(self) -> None:
         if self._ended:
             return
         self._ended = True
-        self._cancel_timers()
+        self._cancel_timer()
         for part in (self._feed, self.out, self.err):
             if part is not None:
                 part.stop()
         self.ended_at = time.monotonic()
-        if not self._over.done():  # (cancelled with the caller that awaited it)
-            self._over.set_result(None)
+        for listener in self._on_end:
+            listener()
+
+    async def _over(self) -> None:
+        if not self._ended:
+            over = asyncio.get_running_loop().create_future()
+            self._on_end.append(functools.partial(_settle, over))
+            await over
+
+    @staticmethod
+    async def all_over(runs: Iterable["Running"]) -> None:
+        """Return once every one of `runs` is over: the caller wakes once for all of them, not
+        once per child as awaiting each `finished()` in turn would. Cancelling it stops none."""
+        pending = [run for run in runs if not run._ended]
+        if not pending:
+            return
+        everyone = asyncio.get_running_loop().create_future()
+        left = len(pending)
+
+        def one_over() -> None:
+            nonlocal left
+            left -= 1
+            if not left:
+                _settle(everyone)
+
+        for run in pending:
+            run._on_end.append(one_over)
+        await everyone
 
     async def finished(self) -> Finished:
         try:
-            await self._over
+            await self._over()
         finally:
             await self.stop()  # a no-op unless the caller was cancelled: the user interrupted
         return Finished(
@@ -421,6 +469,11 @@ class Running:
             await self.child.killed()
             self._end()
         self.child.close()
+
+
+def _settle(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():  # (cancelled with the caller that awaited it)
+        waiter.set_result(None)
 
 
 async def run_child(

@@ -16,11 +16,12 @@ set the child's directory, which glibc's `posix_spawn_file_actions_addchdir_np` 
 
 import ctypes
 import errno
+import functools
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
@@ -100,6 +101,7 @@ class _PosixSpawn:
         if any(checks):
             raise OSError("posix_spawn attributes could not be set")
         self._envs: dict[int, _Encoded] = {}  # id(read-only env) → (it, its envp)
+        self._actions: dict[tuple[tuple[int, int, int], str], _FileActions] = {}
 
     @classmethod
     def load(cls) -> "_PosixSpawn | None":
@@ -121,28 +123,30 @@ class _PosixSpawn:
     def spawn(
         self, argv: Sequence[str], cwd: Path, env: Mapping[str, str], fds: tuple[int, int, int]
     ) -> Spawned:
-        args = [_c_string(arg) for arg in argv]
-        argv_c = (ctypes.c_char_p * (len(args) + 1))(*args, None)
-        actions = ctypes.create_string_buffer(_OPAQUE)
-        if self._init(actions):
-            raise OSError("posix_spawn file actions could not be set")
-        try:
-            failed = [self._dup2(actions, fd, target) for target, fd in enumerate(fds)]
-            failed.append(self._chdir(actions, _c_string(os.fspath(cwd))))
-            failed.append(self._closefrom(actions, 3))
-            if any(failed):
-                raise OSError("posix_spawn file actions could not be set")
-            pid = ctypes.c_int()
-            error = self._spawn(
-                ctypes.byref(pid), args[0], actions, self._attr, argv_c, self._envp(env)
-            )
-        finally:
-            self._destroy(actions)
+        program, argv_c = _argv_c(tuple(argv))
+        actions = self._actions_for(fds, os.fspath(cwd))
+        pid = ctypes.c_int()
+        error = self._spawn(
+            ctypes.byref(pid), program, actions.buffer, self._attr, argv_c, self._envp(env)
+        )
         if error:
             # Popen's way of naming what failed: the directory if it is not there, else the program.
             missing_dir = error in (errno.ENOENT, errno.ENOTDIR) and not os.path.isdir(cwd)
             raise OSError(error, os.strerror(error), os.fspath(cwd) if missing_dir else argv[0])
         return Spawned(pid.value)
+
+    def _actions_for(self, fds: tuple[int, int, int], cwd: str) -> "_FileActions":
+        """The file actions for these descriptors and directory. Hooks' pipes get the same
+        descriptor numbers on every tool call, so each set is built once (a handful of C calls)
+        and kept; posix_spawn only reads it."""
+        key = (fds, cwd)
+        actions = self._actions.get(key)
+        if actions is None:
+            actions = _FileActions(self, fds, cwd)
+            if len(self._actions) >= 64:
+                self._actions.clear()  # (destroyed once no spawn holds them)
+            self._actions[key] = actions
+        return actions
 
     def _envp(self, env: Mapping[str, str]) -> ctypes.Array[ctypes.c_char_p]:
         """`env` as a C array; a read-only one (a hook context's, shared by its hooks) is converted
@@ -162,6 +166,35 @@ class _PosixSpawn:
                 self._envs.clear()
             self._envs[id(env)] = (env, envp)
         return envp
+
+
+class _FileActions:
+    """One posix_spawn_file_actions_t: the three descriptors as 0, 1, 2, the directory, no other
+    descriptor; freed with the object."""
+
+    def __init__(self, libc: _PosixSpawn, fds: tuple[int, int, int], cwd: str) -> None:
+        self.buffer = ctypes.create_string_buffer(_OPAQUE)
+        self._destroy: Callable[[ctypes.Array[ctypes.c_char]], int] | None = None
+        if libc._init(self.buffer):
+            raise OSError("posix_spawn file actions could not be set")
+        self._destroy = libc._destroy
+        failed = [libc._dup2(self.buffer, fd, target) for target, fd in enumerate(fds)]
+        failed.append(libc._chdir(self.buffer, _c_string(cwd)))
+        failed.append(libc._closefrom(self.buffer, 3))
+        if any(failed):
+            raise OSError("posix_spawn file actions could not be set")
+
+    def __del__(self) -> None:
+        if self._destroy is not None:
+            self._destroy(self.buffer)
+
+
+# A hook's argv comes back on every tool call: it is encoded once. posix_spawn only reads the
+# array, so one may serve every spawn of that argv.
+@functools.lru_cache(maxsize=256)
+def _argv_c(argv: tuple[str, ...]) -> tuple[bytes, ctypes.Array[ctypes.c_char_p]]:
+    args = [_c_string(arg) for arg in argv]
+    return args[0], (ctypes.c_char_p * (len(args) + 1))(*args, None)
 
 
 def _c_string(text: str) -> bytes:

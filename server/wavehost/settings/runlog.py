@@ -45,6 +45,8 @@ APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
 
 def first_lines(text: str, lines: int = OUTPUT_LINES, chars: int = OUTPUT_CHARS) -> str:
     """The start of a hook's output, saying what was cut."""
+    if not text:  # most runs print nothing
+        return text
     kept = text.splitlines()[:lines]
     short = "\n".join(kept)[:chars]
     more = len(text.rstrip("\n")) - len(short)
