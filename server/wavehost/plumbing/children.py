@@ -211,8 +211,10 @@ class Child:
         self.pidfd: int | None = None
         self._on_exit: list[Callable[[], None]] | None = None  # while its exit is watched
         if USE_PIDFD:
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 (as in `_close_quietly`)
                 self.pidfd = os.pidfd_open(process.pid)
+            except OSError:
+                pass
 
     @classmethod
     def spawn(
@@ -424,12 +426,6 @@ class Running:
         for listener in self._on_end:
             listener()
 
-    async def _over(self) -> None:
-        if not self._ended:
-            over = asyncio.get_running_loop().create_future()
-            self._on_end.append(functools.partial(_settle, over))
-            await over
-
     @staticmethod
     async def all_over(runs: Iterable["Running"]) -> None:
         """Return once every one of `runs` is over: the caller wakes once for all of them, not
@@ -451,10 +447,14 @@ class Running:
         await everyone
 
     async def finished(self) -> Finished:
-        try:
-            await self._over()
-        finally:
-            await self.stop()  # a no-op unless the caller was cancelled: the user interrupted
+        if not self._ended:
+            over = asyncio.get_running_loop().create_future()
+            self._on_end.append(functools.partial(_settle, over))
+            try:
+                await over
+            finally:
+                await self.stop()  # a no-op unless the caller was cancelled: the user interrupted
+        self.child.close()
         return Finished(
             self.child.returncode,
             self.out.text(),
