@@ -53,7 +53,7 @@ object Bench {
         repeat(runs + 1) { i ->
             val started = System.nanoTime()
             val page = open()
-            shell.waitFor(page, "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))", 10, pollMillis = POLL_MILLIS)
+            shell.painted(page, pollMillis = POLL_MILLIS)
             val elapsed = System.nanoTime() - started
             if (i > 0) result.add(elapsed / 1_000_000.0)
             shell.closeTab(page)

@@ -118,12 +118,12 @@ object Rendered {
     fun settings(shell: PreviewShell, page: PreviewBrowser) {
         check(page.view == View.SETTINGS)
         shell.waitFor(page, "deep('[data-testid=count-user]') !== null", 60, "the hooks list")
-        shell.waitFor(page, "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))", 10)
+        shell.painted(page)
     }
 
     fun chat(shell: PreviewShell, page: PreviewBrowser) {
         check(page.view == View.CHAT)
         shell.waitFor(page, "(() => { const b = deep('[data-action=send]'); return b !== null && !b.hasAttribute('disabled'); })()", 60, "the chat session")
-        shell.waitFor(page, "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))", 10)
+        shell.painted(page)
     }
 }

@@ -321,6 +321,11 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
         throw AssertionError("timed out after $timeoutSeconds s waiting for $what (last: $last)")
     }
 
+    /** Waits until [target] has painted twice more: what was rendered before this call is on screen. */
+    fun painted(target: PreviewBrowser, timeoutSeconds: Long = 10, pollMillis: Long = 100) {
+        waitFor(target, "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))", timeoutSeconds, "two painted frames", pollMillis)
+    }
+
     /** A real mouse click (java.awt.Robot) in the middle of the element [selector] finds. */
     fun click(target: PreviewBrowser, selector: String) = clickElement(target, "deep(${Gson().toJson(selector)})", selector)
 

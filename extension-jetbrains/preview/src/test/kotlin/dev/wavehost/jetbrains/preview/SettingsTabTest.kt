@@ -102,6 +102,7 @@ class SettingsTabTest {
         val said = "已从 .wave/settings.json 删除钩子「PreToolUse (Bash)」。"
         s.waitFor(page, "deep('[data-testid=toast-title]')?.textContent.trim() === ${js(said)}", what = "the deletion's toast")
         assertEquals(JsonParser.parseString(Files.readString(ws.userSettings)), ws.read(ws.userSettings))
+        s.painted(page) // the toast's render may still be reaching the screen
         s.screenshot(File(SCREENSHOTS, "jcef-settings-after-delete.png"))
     }
 
