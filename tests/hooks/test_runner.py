@@ -327,6 +327,21 @@ async def test_each_hook_gets_its_own_directory_and_pipes_however_often_they_rec
             assert (run.stdout.strip(), run.stderr.strip()) == (str(directory), "err")
 
 
+async def test_a_long_command_runs_whole_and_is_not_kept_after_its_spawn(project) -> None:
+    """A hook's short argv is kept encoded for the next tool call; a long one (a Bash tool's
+    script carrying a file's contents) runs the same but is not kept in memory."""
+    assert spawn._FAST is not None, "this machine's glibc has no posix_spawn fast path"
+    spawn._kept_argv_c.cache_clear()
+    long = await run_hook(
+        handler(project, f": '{'x' * 100_000}'; echo long"), b"", HookContext(project, project)
+    )
+    assert long.stdout.strip() == "long"
+    assert spawn._kept_argv_c.cache_info().currsize == 0
+    short = await run_hook(handler(project, "echo short"), b"", HookContext(project, project))
+    assert short.stdout.strip() == "short"
+    assert spawn._kept_argv_c.cache_info().currsize == 1
+
+
 @pytest.mark.parametrize("code", [0, 1, 2, 3, 126, 127, 255])
 async def test_exit_code_is_reported_as_is(exit_wait, spawner, project, code: int) -> None:
     run = await run_hook(handler(project, f"exit {code}"), b"{}", HookContext(project, project))

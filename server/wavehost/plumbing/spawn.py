@@ -189,12 +189,23 @@ class _FileActions:
             self._destroy(self.buffer)
 
 
-# A hook's argv comes back on every tool call: it is encoded once. posix_spawn only reads the
-# array, so one may serve every spawn of that argv.
-@functools.lru_cache(maxsize=256)
+_KEPT_ARGV_CHARS = 4096  # a longer argv (a Bash tool's script) is encoded each time, not kept
+
+
 def _argv_c(argv: tuple[str, ...]) -> tuple[bytes, ctypes.Array[ctypes.c_char_p]]:
+    """The program and argv as C strings. A hook's argv comes back on every tool call, so a short
+    one is encoded once and kept (posix_spawn only reads the array: one serves every spawn)."""
+    if sum(map(len, argv)) <= _KEPT_ARGV_CHARS:
+        return _kept_argv_c(argv)
+    return _encode_argv(argv)
+
+
+def _encode_argv(argv: tuple[str, ...]) -> tuple[bytes, ctypes.Array[ctypes.c_char_p]]:
     args = [_c_string(arg) for arg in argv]
     return args[0], (ctypes.c_char_p * (len(args) + 1))(*args, None)
+
+
+_kept_argv_c = functools.lru_cache(maxsize=256)(_encode_argv)
 
 
 def _c_string(text: str) -> bytes:
