@@ -95,3 +95,48 @@ def test_the_runs_of_one_dispatch_say_which_of_them_blocked(tmp_path: Path, proj
     calm = [HookRun(h, 0, "", "", 1.0, 600) for h in (quiet, refusing)]
     log.dispatched(payload, calm, DIALECTS["wave"].interpret(payload, calm))
     assert [log.history(h.id)[0].blocked for h in (quiet, refusing)] == [False, False]
+
+
+def test_two_servers_writing_one_log_keep_the_newest_runs_of_each_others_hooks(
+    tmp_path: Path, project: Path
+) -> None:
+    """Each log knows whose its own lines are without parsing them; the other writer's lines,
+    and lines it remembers that the other writer's compaction removed, must not confuse it."""
+    path = tmp_path / "log.jsonl"
+    clock = iter(range(1, 100_000))
+    tick = lambda: float(next(clock))  # noqa: E731
+    first = RunLog(path, per_hook=3, per_event=2, max_bytes=6_000, clock=tick)
+    second = RunLog(path, per_hook=3, per_event=2, max_bytes=6_000, clock=tick)
+    payload = _payload(project)
+    one, two, theirs = _handlers(project, 3)
+    for round_ in range(60):
+        codes = ((one, round_), (two, 200 + round_))
+        runs = [HookRun(h, code, "", "", 1.0, 600) for h, code in codes]
+        first.dispatched(payload, runs, DIALECTS["wave"].interpret(payload, runs))
+        second.ran(payload, HookRun(theirs, 100 + round_, "", "", 1.0, 600))
+        if round_ % 7 == 0:  # `second` alone writes for a while: `first` remembers stale lines
+            for extra in range(5):
+                second.ran(payload, HookRun(theirs, 1000 + extra, "", "", 1.0, 600))
+        assert path.stat().st_size <= 6_000 + 1_000
+    for log in (first, second):
+        assert [r.exit_code for r in log.history(one.id)] == [59, 58, 57]
+        assert [r.exit_code for r in log.history(two.id)] == [259, 258, 257]
+        assert [r.exit_code for r in log.history(theirs.id)] == [159, 158, 157]
+        assert len(log.recent_events(Event.PreToolUse.name)) == 2
+    kept = [r.exit_code for r in RunLog(path).history(one.id)]  # since the last compaction
+    assert kept == list(range(59, 59 - len(kept), -1))
+
+
+def test_what_a_log_remembers_of_its_lines_stays_bounded(tmp_path: Path, project: Path) -> None:
+    """A server runs for weeks: whatever happens to the file, the owners it keeps in memory
+    stay within twice the file's cap (private state, checked because it is the bound)."""
+    path = tmp_path / "log.jsonl"
+    log = RunLog(path, per_hook=1000, per_event=1000, max_bytes=5_000)
+    payload = _payload(project)
+    [handler] = _handlers(project, 1)
+    for round_ in range(300):
+        log.ran(payload, HookRun(handler, round_, "x" * 50, "", 1.0, 600))
+        if round_ % 10 == 0:
+            path.unlink()  # another writer, or the user, removed it under us
+        assert log._owners_bytes <= 2 * 5_000
+        assert sum(map(len, log._owners)) == log._owners_bytes
