@@ -64,6 +64,9 @@ GOOD = {
         **{"async": True, "asyncRewake": False},
     ),
     "a fractional timeout": handler(type="command", command="x", timeout=0.5),
+    "exec form": handler(type="command", command="python3", args=["${CLAUDE_PLUGIN_ROOT}/x.py"]),
+    "exec form without arguments": handler(type="command", command="/bin/true", args=[]),
+    "the default shell named": handler(type="command", command="x", shell="bash"),
     "no matcher": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}},
     "other settings beside the hooks": {"provider": "scripted", "hooks": {}},
     "switches": {"disableAllHooks": True, "enabledPlugins": {"fmt@market": False}},
@@ -78,6 +81,9 @@ BAD = {
     "no command": handler(type="command"),
     "an empty command": handler(type="command", command=""),
     "an unsupported hook type": handler(type="http", command="x"),
+    "args as one string": handler(type="command", command="python3", args="x.py"),
+    "args with a number": handler(type="command", command="sleep", args=[1]),
+    "a shell other than sh": handler(type="command", command="x", shell="powershell"),
     "an empty hooks list": {"hooks": {"Stop": [{"hooks": []}]}},
     "a numeric matcher": {
         "hooks": {"Stop": [{"matcher": 1, "hooks": [{"type": "command", "command": "x"}]}]}

@@ -278,3 +278,41 @@ async def test_chat_p_without_background_hooks_exits_after_its_turn(
     assert (code, out.strip()) == (0, "Done."), err
     [stop] = lines(log)
     assert stop["hook_event_name"] == "Stop"
+
+
+# Exec form (`command` + `args`): the program runs itself, no shell; the guard a hook collection
+# ships as `"command": "python3", "args": ["${CLAUDE_PLUGIN_ROOT}/scripts/guard.py"]`
+
+
+async def test_an_exec_form_guard_blocks_a_bash_call_with_its_stderr(
+    chat: ChatRunner, project: Path
+) -> None:
+    scripts = project / "hook scripts"  # a space: a shell-form hook would need quoting here
+    scripts.mkdir()
+    (scripts / "guard.py").write_text(
+        "import json, sys\n"
+        "command = json.load(sys.stdin)['tool_input']['command']\n"
+        "if 'push --force' in command:\n"
+        "    sys.exit(print('force pushes are not allowed', file=sys.stderr) or 2)\n"
+    )
+    pushed, listed = project / "pushed", project / "listed"
+    guard = {
+        "type": "command",
+        "command": "python3",
+        "args": ["${CLAUDE_PROJECT_DIR}/hook scripts/guard.py"],
+    }
+    calls = [
+        ("Bash", {"command": f"git push --force 2>/dev/null; touch '{pushed}'"}),
+        ("Bash", {"command": f"touch '{listed}'"}),
+    ]
+    hooks = hooks_for("PreToolUse", guard, matcher="Bash")
+    result = await chat([turn("", *calls), turn("ok")], "push it", hooks=hooks)
+
+    assert not pushed.exists()
+    assert listed.exists()  # the guard let the other call through
+    blocked, ran = tools(result.messages)
+    assert blocked.status == "blocked"
+    assert blocked.error == "PreToolUse:Bash hook error: force pushes are not allowed"
+    assert blocked.blocked_by is not None
+    assert blocked.blocked_by.command == "python3 '${CLAUDE_PROJECT_DIR}/hook scripts/guard.py'"
+    assert ran.status == "success"

@@ -54,6 +54,7 @@ DiagnosticCode = Literal[
     "invalidTimeout",
     "notBoolean",
     "notString",
+    "notStringList",
     "unsupportedField",
     "switchNotBoolean",
     "pluginsNotObject",

@@ -119,15 +119,20 @@ def _condition_holds(handler: HookHandler, payload: HookInput | None) -> bool:
     return payload is not None and handler.condition(payload)
 
 
-def dedupe_key(handler: HookHandler) -> tuple[str, str | None]:
-    """What makes two hooks of one event "the same": they run once (the first in order)."""
-    return (handler.command, str(handler.plugin_root) if handler.plugin_root else None)
+DedupeKey = tuple[str, tuple[str, ...] | None, str | None]
+
+
+def dedupe_key(handler: HookHandler) -> DedupeKey:
+    """What makes two hooks of one event "the same": they run once (the first in order). Exec
+    form's argument list counts: `python3 x.py` in a shell is not `python3` with `["x.py"]`."""
+    root = str(handler.plugin_root) if handler.plugin_root else None
+    return (handler.command, handler.argv, root)
 
 
 def _dedupe(handlers: Iterable[HookHandler]) -> tuple[HookHandler, ...]:
     """The same Wave command for the same event from several sources runs once (first wins).
     Other dialects run what their files say, duplicates included."""
-    seen: set[tuple[str, str | None]] = set()
+    seen: set[DedupeKey] = set()
     kept: list[HookHandler] = []
     for handler in handlers:
         if handler.dialect != "wave":

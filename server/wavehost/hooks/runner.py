@@ -128,13 +128,31 @@ class HookContext:
 
 
 def wave_launch(handler: HookHandler, context: HookContext) -> Launch:
-    """The Wave (Claude Code) way: `sh -c <command>` where the agent is, 600 s by default."""
-    return Launch(
-        (SHELL, "-c", handler.command),
-        context.spawn_dir(),
-        context.env_for(handler, claude=True),
-        handler.timeout or DEFAULT_TIMEOUT,
-    )
+    """The Wave (Claude Code) way: `sh -c <command>` where the agent is, 600 s by default; in
+    exec form (`args`) the program itself, its placeholders filled in."""
+    env = context.env_for(handler, claude=True)
+    if handler.argv is None:
+        argv: tuple[str, ...] = (SHELL, "-c", handler.command)
+    else:
+        argv = tuple(filled(arg, env) for arg in handler.argv)
+    return Launch(argv, context.spawn_dir(), env, handler.timeout or DEFAULT_TIMEOUT)
+
+
+# The path placeholders (and their Wave twins) exec form fills in, from the hook's environment.
+PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "WAVE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "WAVE_PLUGIN_ROOT")
+
+
+def filled(text: str, env: Mapping[str, str]) -> str:
+    """`text` with each `${NAME}` of `PLACEHOLDERS` the environment has replaced by its value as a
+    plain string, as Claude Code does in exec form: no shell is there to expand it (nor to split
+    a path with a space in it). Any other `$` stays as written."""
+    if "${" not in text:
+        return text
+    for name in PLACEHOLDERS:
+        value = env.get(name)
+        if value is not None:
+            text = text.replace("${" + name + "}", value)
+    return text
 
 
 class StartedHook:

@@ -39,8 +39,24 @@ CommandHook = TypedDict(
             Text,
             Field(
                 description="Run by the shell with the event's JSON on stdin; "
-                "$WAVE_PROJECT_DIR (and $CLAUDE_PROJECT_DIR) is the project root"
+                "$WAVE_PROJECT_DIR (and $CLAUDE_PROJECT_DIR) is the project root. "
+                "With `args`: the program to run, looked up on PATH"
             ),
+        ],
+        "args": NotRequired[
+            Annotated[
+                list[str],
+                Field(
+                    description="Exec form: run `command` directly with these arguments, no "
+                    "shell; ${CLAUDE_PROJECT_DIR} and ${CLAUDE_PLUGIN_ROOT} are filled in"
+                ),
+            ]
+        ],
+        "shell": NotRequired[
+            Annotated[
+                Literal["bash"],
+                Field(description='Shell form runs under sh -c; only "bash" (the default)'),
+            ]
         ],
         "timeout": NotRequired[
             Annotated[Seconds, Field(description="Seconds before the hook is killed")]

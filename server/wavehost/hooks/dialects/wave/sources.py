@@ -6,7 +6,9 @@ plugins, user, project, local. The settings files are read through `settings_fil
 applies workspace trust.
 """
 
+import json
 import re
+import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +53,17 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
     Event.Stop: p.not_interrupted,
 }
 HANDLER_FIELDS = frozenset(
-    {"type", "command", "timeout", "async", "asyncRewake", "statusMessage", "description"}
+    {
+        "type",
+        "command",
+        "args",
+        "shell",
+        "timeout",
+        "async",
+        "asyncRewake",
+        "statusMessage",
+        "description",
+    }
 )
 DIALECTS_KEY = "hookDialects"
 
@@ -173,12 +185,15 @@ class _Reader:
             self.problem(pointer, message, code, entry, **args)
             return
         content = fingerprint(event.name, matcher.source, raw)
+        # Exec form (`args` given): `command` is the program, run without a shell.
+        argv = (raw["command"], *raw["args"]) if "args" in raw else None
         self.handlers.append(
             HookHandler(
                 id="",  # see `identified`
                 event=event,
                 matcher=matcher,
-                command=raw["command"],
+                command=raw["command"] if argv is None else shlex.join(argv),
+                argv=argv,
                 source=self.source,
                 path=self.path,
                 pointer=where,
@@ -222,10 +237,16 @@ def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
     for text in ("statusMessage", "description"):
         if text in raw and not isinstance(raw[text], str):
             return text, f'"{text}" must be a string', "notString"
-    unsupported = sorted(k for k in raw if k not in HANDLER_FIELDS and k in ("if", "args", "shell"))
-    if unsupported:
-        message = f'"{unsupported[0]}" is not supported; the hook was skipped'
-        return unsupported[0], message, "unsupportedField"
+    args = raw.get("args")
+    if "args" in raw and (not isinstance(args, list) or not all(isinstance(a, str) for a in args)):
+        return "args", '"args" must be a list of strings', "notStringList"
+    # Shell form runs under `sh -c`, Claude Code's "bash" on Linux and macOS; exec form has no
+    # shell, so there `shell` is ignored, as in Claude Code.
+    if "shell" in raw and raw["shell"] != "bash" and "args" not in raw:
+        message = f'"shell": {json.dumps(raw["shell"])} is not supported; the hook was skipped'
+        return "shell", message, "unsupportedField"
+    if "if" in raw:
+        return "if", '"if" is not supported; the hook was skipped', "unsupportedField"
     return None
 
 
