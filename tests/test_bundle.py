@@ -125,6 +125,25 @@ def test_each_supported_cpython_on_this_machine_serves_the_hooks_list(
     assert code == 0, stderr
 
 
+@pytest.mark.parametrize("version", ["3.11", "3.12", "3.13", "3.14"])
+def test_each_supported_cpython_reads_bash_commands_for_if_rules_with_the_bundled_parser(
+    version: str, bundle: Path
+) -> None:
+    """tree-sitter is compiled per CPython (its bash grammar is abi3): each must load it."""
+    python = interpreters([version]).get(version)
+    if python is None:
+        pytest.skip(f"no python{version} on this machine")
+    folders = json.loads((bundle / "bundle.json").read_text())["pythons"][version]
+    check = (
+        "import sys; sys.path[:0] = sys.argv[1:]; "
+        "from wavehost.hooks.dialects.wave.if_rules import simple_commands as read; "
+        "print(read('cd repo && FOO=1 git push'))"
+    )
+    paths = [str(bundle / folder) for folder in folders]
+    ran = subprocess.run([python, "-c", check, *paths], capture_output=True, text=True, env={})
+    assert ran.stdout.strip() == "('cd repo', 'git push')", ran.stderr
+
+
 @pytest.mark.parametrize("version", ["2.7", "3.6", "3.10"])
 def test_a_too_old_python_gets_one_sentence_with_the_fix(
     version: str, bundle: Path, demo: tuple[Path, Path]

@@ -159,7 +159,7 @@ async def test_programmatic_and_file_hooks_coexist_programmatic_first(
         (
             {"Stop": [{"hooks": [{"type": "command", "command": "x", "if": "Bash(git *)"}]}]},
             "/hooks/Stop/0/hooks/0/if",
-            "not supported",
+            "only applies to tool events",
         ),
     ],
 )

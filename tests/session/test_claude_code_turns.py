@@ -280,18 +280,20 @@ async def test_chat_p_without_background_hooks_exits_after_its_turn(
     assert stop["hook_event_name"] == "Stop"
 
 
-# Exec form (`command` + `args`): the program runs itself, no shell; the guard a hook collection
-# ships as `"command": "python3", "args": ["${CLAUDE_PLUGIN_ROOT}/scripts/guard.py"]`
+# Exec form (`command` + `args`) and `if`: the guard a hook collection ships as
+# `"command": "python3", "args": ["${CLAUDE_PLUGIN_ROOT}/scripts/guard.py"], "if": "Bash(git *)"`
 
 
-async def test_an_exec_form_guard_blocks_a_bash_call_with_its_stderr(
+async def test_an_exec_form_guard_with_an_if_rule_starts_only_for_git_and_blocks_a_force_push(
     chat: ChatRunner, project: Path
 ) -> None:
     scripts = project / "hook scripts"  # a space: a shell-form hook would need quoting here
     scripts.mkdir()
+    started = project / "guard-started"
     (scripts / "guard.py").write_text(
         "import json, sys\n"
         "command = json.load(sys.stdin)['tool_input']['command']\n"
+        f"open({str(started)!r}, 'a').write(command + '\\n')\n"
         "if 'push --force' in command:\n"
         "    sys.exit(print('force pushes are not allowed', file=sys.stderr) or 2)\n"
     )
@@ -300,16 +302,17 @@ async def test_an_exec_form_guard_blocks_a_bash_call_with_its_stderr(
         "type": "command",
         "command": "python3",
         "args": ["${CLAUDE_PROJECT_DIR}/hook scripts/guard.py"],
+        "if": "Bash(git *)",
+        "timeout": 10,
     }
-    calls = [
-        ("Bash", {"command": f"git push --force 2>/dev/null; touch '{pushed}'"}),
-        ("Bash", {"command": f"touch '{listed}'"}),
-    ]
+    push = f"git push --force 2>/dev/null; touch '{pushed}'"
+    calls = [("Bash", {"command": push}), ("Bash", {"command": f"touch '{listed}'"})]
     hooks = hooks_for("PreToolUse", guard, matcher="Bash")
     result = await chat([turn("", *calls), turn("ok")], "push it", hooks=hooks)
 
     assert not pushed.exists()
-    assert listed.exists()  # the guard let the other call through
+    assert listed.exists()
+    assert started.read_text().splitlines() == [push]  # never started for the `touch`
     blocked, ran = tools(result.messages)
     assert blocked.status == "blocked"
     assert blocked.error == "PreToolUse:Bash hook error: force pushes are not allowed"

@@ -270,6 +270,27 @@ describe("settings page: narrow and long", () => {
     await shot(page, "narrow-edit-420");
   });
 
+  it("an exec-form hook with an if rule shows its command line and its rule; if on Stop is a skipped entry saying why", async () => {
+    suite.ws = e2e.workspace();
+    const guard = { type: "command", command: "python3", args: ["${CLAUDE_PROJECT_DIR}/hook scripts/guard.py"], if: "Bash(git *)" };
+    suite.ws.write(
+      suite.ws.projectSettings,
+      hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [guard] }], Stop: [{ hooks: [{ ...command("notify-send done"), if: "Bash(git *)" }] }] }),
+    );
+    const { page, problems } = await open();
+    await tab(page, "project").click();
+    const row = panel(page).locator("li.hook:not(.broken)");
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator("code.command").innerText()).toBe("python3 '${CLAUDE_PROJECT_DIR}/hook scripts/guard.py'");
+    expect(await row.getByTestId("if-rule").innerText()).toBe("条件: Bash(git *)");
+    const broken = panel(page).locator("li.hook.broken");
+    expect(await broken.innerText()).toContain('"if" 只适用于工具事件');
+    expect(await broken.innerText()).toContain("在 Stop 上这个钩子永远不会运行");
+    await expectAccessible(page, "exec form and if rule, light");
+    await shot(page, "honest-if-rule-1200");
+    expect(problems).toEqual([]);
+  });
+
   it("a long list shows its first screen, then every row follows; a filter finds rows far down", async () => {
     suite.ws = manyHooks(300);
     const { page } = await open();

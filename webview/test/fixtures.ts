@@ -7,6 +7,7 @@ export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "sou
     readOnly: false,
     event: "PreToolUse",
     matcher: "Bash",
+    if: null,
     type: "command",
     command: "echo hi",
     timeout: null,

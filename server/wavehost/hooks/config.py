@@ -56,6 +56,7 @@ DiagnosticCode = Literal[
     "notString",
     "notStringList",
     "unsupportedField",
+    "ifNotForThisEvent",
     "switchNotBoolean",
     "pluginsNotObject",
     "pluginNotInstalled",
@@ -118,7 +119,8 @@ class HookHandler:
     key: str = ""  # the event as the file spells it ("preToolUse", "beforeToolCall", …)
     kind: HandlerKind = "command"
     group_pointer: str | None = None  # the matcher group / rule holding it, if any
-    argv: tuple[str, ...] | None = None  # spawned as is (Copilot `exec`), else a shell runs it
+    argv: tuple[str, ...] | None = None  # spawned as is (`exec`, exec form), else a shell runs it
+    if_rule: str | None = None  # Claude Code's `if` (one permission rule), as written
     shell: str | None = None  # the shell for `command` (None: /bin/sh)
     cwd: str | None = None  # relative to the session root
     env: Mapping[str, str] | None = None  # literal values added to the environment

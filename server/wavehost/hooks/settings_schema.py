@@ -52,6 +52,15 @@ CommandHook = TypedDict(
                 ),
             ]
         ],
+        "if": NotRequired[
+            Annotated[
+                str,
+                Field(
+                    description="Tool events only: one permission rule the call must match for "
+                    'the hook to start, e.g. "Bash(git *)" or "Edit(*.ts)"'
+                ),
+            ]
+        ],
         "shell": NotRequired[
             Annotated[
                 Literal["bash"],

@@ -67,6 +67,11 @@ class HookEntry(WireModel):
         description="The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`)"
     )
     matcher: str | None = None
+    if_: str | None = Field(
+        default=None,
+        alias="if",
+        description="Claude Code's `if`: the permission rule a tool call must match to start it",
+    )
     type: Literal["command", "prompt", "context"] = Field(
         default="command",
         description="Snow's `prompt` (asks the user) and `context` (static text) actions run "
@@ -97,6 +102,7 @@ class HookEntry(WireModel):
             event=handler.event_name,
             catalogue_event=handler.event.name,
             matcher=handler.matcher.source,
+            if_=handler.if_rule,
             type=handler.kind,
             command=handler.command,
             timeout=handler.timeout,

@@ -532,6 +532,7 @@ export interface DiagnosticEntry {
     | "notString"
     | "notStringList"
     | "unsupportedField"
+    | "ifNotForThisEvent"
     | "switchNotBoolean"
     | "pluginsNotObject"
     | "pluginNotInstalled";
@@ -602,6 +603,10 @@ export interface HookEntry {
    */
   catalogueEvent: string;
   matcher: string | null;
+  /**
+   * Claude Code's `if`: the permission rule a tool call must match to start it
+   */
+  if: string | null;
   /**
    * Snow's `prompt` (asks the user) and `context` (static text) actions run no command; `command` holds their text
    */
@@ -1527,7 +1532,7 @@ export const LANGUAGE_RULE = {
 export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted"] as const;
 
 /** What a diagnostic is about (`DiagnosticEntry.code`): the page words each one. */
-export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","typeNotCommand","commandEmpty","invalidTimeout","notBoolean","notString","notStringList","unsupportedField","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
+export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","typeNotCommand","commandEmpty","invalidTimeout","notBoolean","notString","notStringList","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
 
 /** The steps of "Why didn't my hook fire?" and the verdicts of its matcher cases. */
 export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","event","matcher","dedupe"] as const;

@@ -822,6 +822,7 @@ export class WaveHooksPage extends LitElement {
           ${kind !== "command" ? html`<span class="chip">${t(`row.kind.${kind}`)}</span>` : nothing}
           ${hook.disabled ? html`<span class="chip warn">${t("row.switchedOff")}</span>` : nothing}
           <span class="chip" title=${t("row.matcher")}>${t("row.matcher")}: ${hook.matcher || t("row.matcherAll")}</span>
+          ${hook.if ? html`<span class="chip" data-testid="if-rule" title=${t("row.ifTitle")}>${t("row.if")}: ${hook.if}</span>` : nothing}
           ${hook.plugin ? html`<span class="chip">${t("row.plugin", { name: hook.plugin })}</span>` : nothing}
           ${hook.untrusted ? html`<span class="chip warn">${t("row.untrusted")}</span>` : nothing}
           ${this.list?.hooksDisabledBy ? html`<span class="chip warn" data-testid="row-disabled">${t("row.disabled")}</span>` : nothing}

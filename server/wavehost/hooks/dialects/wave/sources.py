@@ -31,6 +31,7 @@ from wavehost.hooks.config import (
     identified,
     read_problems,
 )
+from wavehost.hooks.dialects.wave.if_rules import parse_rule
 from wavehost.hooks.dialects.wave.matcher import WaveMatcher, compile_matcher
 from wavehost.hooks.jsonpointer import pointer_join
 from wavehost.hooks.safe_read import is_directory, read_json
@@ -52,12 +53,15 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
     Event.PermissionRequest: _asking,
     Event.Stop: p.not_interrupted,
 }
+# The events whose payload names a tool: the only ones a hook's `if` rule can be checked on.
+IF_EVENTS = (Event.PreToolUse, Event.PostToolUse, Event.PostToolUseFailure, Event.PermissionRequest)
 HANDLER_FIELDS = frozenset(
     {
         "type",
         "command",
         "args",
         "shell",
+        "if",
         "timeout",
         "async",
         "asyncRewake",
@@ -184,6 +188,15 @@ class _Reader:
             pointer = where + (f"/{field_name}" if field_name else "")
             self.problem(pointer, message, code, entry, **args)
             return
+        if_rule = raw.get("if") or None
+        if if_rule is not None and event not in IF_EVENTS:
+            entry = EntryRef(event.name, matcher.source, raw["command"])
+            message = (
+                f'"if" only applies to tool events ({", ".join(e.name for e in IF_EVENTS)}): '
+                f"on {event.name} the hook never runs"
+            )
+            self.problem(where + "/if", message, "ifNotForThisEvent", entry, event=event.name)
+            return
         content = fingerprint(event.name, matcher.source, raw)
         # Exec form (`args` given): `command` is the program, run without a shell.
         argv = (raw["command"], *raw["args"]) if "args" in raw else None
@@ -208,9 +221,21 @@ class _Reader:
                 untrusted=self.untrusted,
                 key=event.name,
                 group_pointer=group,
-                condition=CONDITIONS.get(event),
+                condition=_condition(event, if_rule),
+                if_rule=if_rule,
             )
         )
+
+
+def _condition(event: Event, if_rule: str | None) -> Callable[[p.HookInput], bool] | None:
+    """The event's own condition, and the hook's `if` rule, if any: both must hold."""
+    of_event = CONDITIONS.get(event)
+    if if_rule is None:
+        return of_event
+    holds = parse_rule(if_rule).holds
+    if of_event is None:
+        return holds
+    return lambda payload: of_event(payload) and holds(payload)
 
 
 def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
@@ -245,8 +270,8 @@ def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
     if "shell" in raw and raw["shell"] != "bash" and "args" not in raw:
         message = f'"shell": {json.dumps(raw["shell"])} is not supported; the hook was skipped'
         return "shell", message, "unsupportedField"
-    if "if" in raw:
-        return "if", '"if" is not supported; the hook was skipped', "unsupportedField"
+    if "if" in raw and not isinstance(raw["if"], str):
+        return "if", '"if" must be a string', "notString"
     return None
 
 

@@ -1,0 +1,262 @@
+"""A hook's `if`: one Claude Code permission rule (`Bash(git *)`, `Edit(*.ts)`, `Read`) the tool
+call must match for the hook to start at all. Claude Code's semantics, as its hooks see them:
+
+- `Tool` alone, `Tool()` or `Tool(*)`: every call of that tool. Legacy names count as the new
+  ones (`Task` is `Agent`). Only the tool events (PreToolUse, PostToolUse, PostToolUseFailure,
+  PermissionRequest) have a tool: on any other event a hook with `if` never runs.
+- `Bash(…)`: the command is parsed (tree-sitter's bash grammar, as Claude Code does) into its
+  simple commands — each side of `&&`, `||`, `;`, `|`, inside `( )`, `{ }`, `$( )` and backticks
+  — each as its words with quotes resolved and leading `NAME=value` assignments dropped; the rule
+  holds if any of them matches. A command that cannot be parsed, or uses what this reading does
+  not follow (loops, conditionals, functions, here-documents, `[[ ]]`, process substitution),
+  starts the hook: a guard must not be skipped because its command was unusual.
+- `Read` / `Edit` / `Write(…)`: the pattern against the whole `file_path`; `Glob` / `Grep(…)`:
+  against the search `pattern`. Any other tool with a pattern: never.
+- Patterns: `*` is any run of characters (newlines too), `\\*` a literal `*`, `\\\\` a backslash;
+  the whole text must match. A lone `*` at the end after a space also allows nothing at all
+  (`git *` matches `git`). `prefix:*` (Bash only) is `prefix` alone or followed by a space.
+"""
+
+import functools
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from wavehost.hooks import payloads as p
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+LEGACY_TOOL_NAMES = {
+    "Task": "Agent",
+    "KillShell": "TaskStop",
+    "AgentOutputTool": "TaskOutput",
+    "BashOutputTool": "TaskOutput",
+}
+TOOL_PAYLOADS = (
+    p.PreToolUseInput,
+    p.PostToolUseInput,
+    p.PostToolUseFailureInput,
+    p.PermissionRequestInput,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class IfRule:
+    text: str  # as written
+    tool: str
+    content: str | None  # None: every call of the tool
+
+    def holds(self, payload: p.HookInput) -> bool:
+        """Whether the hook may start for this payload."""
+        if not isinstance(payload, TOOL_PAYLOADS):
+            return False
+        if _canonical(payload.tool_name) != self.tool:
+            return False
+        if self.content is None:
+            return True
+        matcher = _INPUT_MATCHERS.get(self.tool)
+        return matcher is not None and matcher(self.content, payload.tool_input)
+
+
+def parse_rule(text: str) -> IfRule:
+    """`Tool` or `Tool(content)`, `\\(` and `\\)` escaping parentheses in the content. Anything
+    else (no closing parenthesis at the end, no tool name) is a tool name as a whole."""
+    opening, closing = _unescaped(text, "("), _unescaped(text, ")", last=True)
+    if opening <= 0 or closing != len(text) - 1 or closing < opening:
+        return IfRule(text, _canonical(text), None)
+    content = text[opening + 1 : closing]
+    tool = _canonical(text[:opening])
+    if content in ("", "*"):
+        return IfRule(text, tool, None)
+    unescaped = content.replace("\\(", "(").replace("\\)", ")").replace("\\\\", "\\")
+    return IfRule(text, tool, unescaped)
+
+
+def _canonical(tool: str) -> str:
+    return LEGACY_TOOL_NAMES.get(tool, tool)
+
+
+def _unescaped(text: str, char: str, *, last: bool = False) -> int:
+    """Index of the first (or last) `char` not escaped by an odd run of backslashes; -1: none."""
+    found = -1
+    for index, current in enumerate(text):
+        if current != char:
+            continue
+        backslashes = len(text[:index]) - len(text[:index].rstrip("\\"))
+        if backslashes % 2 == 0:
+            found = index
+            if not last:
+                break
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _wildcard(pattern: str) -> re.Pattern[str]:
+    pattern = pattern.strip()
+    parts: list[str] = []
+    stars = 0
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and pattern[index + 1 : index + 2] in ("*", "\\"):
+            parts.append(re.escape(pattern[index + 1]))
+            index += 2
+            continue
+        if char == "*":
+            parts.append(".*")
+            stars += 1
+        else:
+            parts.append(re.escape(char))
+        index += 1
+    regex = "".join(parts)
+    if stars == 1 and regex.endswith(r"\ .*"):  # `git *` also matches bare `git`
+        regex = regex[: -len(r"\ .*")] + "(?: .*)?"
+    return re.compile(regex, re.DOTALL)
+
+
+def matches_wildcard(pattern: str, text: str) -> bool:
+    return _wildcard(pattern).fullmatch(text) is not None
+
+
+def _matches_command(pattern: str, command: str) -> bool:
+    prefix = pattern[:-2] if pattern.endswith(":*") and len(pattern) > 2 else None
+    if prefix is not None:
+        return command == prefix or command.startswith(prefix + " ")
+    return matches_wildcard(pattern, command)
+
+
+def _bash(pattern: str, tool_input: dict[str, Any]) -> bool:
+    command = tool_input.get("command")
+    if not isinstance(command, str):
+        return False
+    commands = simple_commands(command)
+    if commands is None:
+        return True  # cannot tell: the hook runs
+    return any(_matches_command(pattern, c) for c in commands)
+
+
+def _field(name: str) -> Callable[[str, dict[str, Any]], bool]:
+    def matches(pattern: str, tool_input: dict[str, Any]) -> bool:
+        value = tool_input.get(name)
+        return isinstance(value, str) and matches_wildcard(pattern, value)
+
+    return matches
+
+
+_INPUT_MATCHERS: dict[str, Callable[[str, dict[str, Any]], bool]] = {
+    "Bash": _bash,
+    "Read": _field("file_path"),
+    "Edit": _field("file_path"),
+    "Write": _field("file_path"),
+    "Glob": _field("pattern"),
+    "Grep": _field("pattern"),
+}
+
+
+# -- Bash commands ----------------------------------------------------------------------------
+
+
+class _UnfollowedError(Exception):
+    """The command uses something this reading does not follow."""
+
+
+# Nodes that only hold commands and operators: their commands are read one by one.
+_CONTAINERS = frozenset(
+    {
+        "program",
+        "list",
+        "pipeline",
+        "redirected_statement",
+        "subshell",
+        "compound_statement",
+        "negated_command",
+    }
+)
+_IGNORED = frozenset(
+    {"comment", "&&", "||", ";", ";;", "|", "|&", "&", "(", ")", "{", "}", "!", "\n"}
+)
+_REDIRECTS = frozenset({"file_redirect", "herestring_redirect"})
+
+
+@functools.cache
+def _parser() -> "Parser":
+    # Loaded on the first `Bash(…)` rule checked: most sessions never need it.
+    import tree_sitter_bash
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+@functools.lru_cache(maxsize=8)  # every `if` hook of one Bash call reads the same command
+def simple_commands(command: str) -> tuple[str, ...] | None:
+    """Each simple command of `command` as its words joined by spaces, or None if it cannot be
+    read (a syntax error, or a construct this reading does not follow)."""
+    tree = _parser().parse(command.encode("utf-8", "replace"))  # (a lone surrogate: "?")
+    if tree.root_node.has_error:
+        return None
+    try:
+        return tuple(_commands(tree.root_node))
+    except (_UnfollowedError, RecursionError):  # thousands of nested $( ): the hook runs
+        return None
+
+
+def _commands(node: "Node") -> Iterator[str]:
+    kind = node.type
+    if kind in _CONTAINERS:
+        for child in node.children:
+            if child.type not in _IGNORED:
+                yield from _commands(child)
+    elif kind in _REDIRECTS or kind == "variable_assignment":  # `> $(cmd)`, `A=$(cmd)` alone
+        yield from _inner_commands(node)
+    elif kind in ("command", "declaration_command", "unset_command"):
+        words: list[str] = []
+        for child in node.children:
+            if child.type == "variable_assignment" and not words:
+                yield from _inner_commands(child)  # `A=$(cmd) git …` still runs cmd
+            elif child.type in _REDIRECTS:
+                yield from _inner_commands(child)
+            elif child.type in ("heredoc_redirect", "process_substitution"):
+                raise _UnfollowedError(child.type)
+            else:
+                words.append(_text(child.children[0] if child.type == "command_name" else child))
+                yield from _inner_commands(child)
+        yield " ".join(words)
+    else:  # loops, conditionals, functions, here-documents, [[ ]], (( )) …
+        raise _UnfollowedError(kind)
+
+
+def _inner_commands(node: "Node") -> Iterator[str]:
+    """The commands of the `$( )` and backticks anywhere inside a word (or the node itself)."""
+    if node.type == "command_substitution":
+        for inner in node.children:
+            if inner.type not in ("$(", ")", "`", *_IGNORED):
+                yield from _commands(inner)
+    elif node.type in ("process_substitution", "heredoc_redirect"):
+        raise _UnfollowedError(node.type)
+    else:
+        for child in node.children:
+            yield from _inner_commands(child)
+
+
+def _text(node: "Node") -> str:
+    """A word as the command receives it: quotes and escapes resolved; expansions as written."""
+    raw = (node.text or b"").decode("utf-8", "replace")
+    kind = node.type
+    if kind == "raw_string":
+        return raw[1:-1]
+    if kind == "word":
+        return re.sub(r"\\(.)", r"\1", raw, flags=re.DOTALL)
+    if kind == "string":
+        return "".join(_in_double_quotes(child) for child in node.children if child.type != '"')
+    if kind == "concatenation":
+        return "".join(_text(child) for child in node.children)
+    return raw
+
+
+def _in_double_quotes(node: "Node") -> str:
+    raw = (node.text or b"").decode("utf-8", "replace")
+    if node.type == "string_content":
+        return re.sub(r'\\([$`"\\\n])', r"\1", raw)
+    return raw
