@@ -70,6 +70,16 @@ async def test_payload_arrives_as_compact_utf8_json_on_stdin(project, tmp_path) 
     assert b", " not in raw
     assert b": " not in raw
     assert json.loads(raw)["tool_input"]["file_path"] == "/p/文件.txt"
+    assert raw.endswith(b"}\n")  # one line, as Claude Code sends it
+    assert raw.count(b"\n") == 1
+
+
+async def test_a_hook_reading_its_payload_with_read_r_gets_the_whole_line(fire, project) -> None:
+    """`if read -r line` is how many shell hooks take their input: it needs the newline."""
+    command = 'if read -r line; then echo "$line" | jq -r .prompt; else echo "no line"; fi'
+    doc = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": command}]}]}}
+    outcome = await fire(doc, common("UserPromptSubmit", project, prompt="hello"))
+    assert outcome.meta_messages == ["hello"]
 
 
 async def test_hook_runs_in_session_workdir_with_project_dir_anchored(project) -> None:

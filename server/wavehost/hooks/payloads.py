@@ -62,7 +62,9 @@ class HookInput(BaseModel):
     at: float = Field(default_factory=time.time, exclude=True)  # when it fired (epoch seconds)
 
     def to_stdin(self) -> bytes:
-        return self.model_dump_json(exclude_none=True).encode("utf-8")
+        """What a hook reads: compact JSON and a newline, as Claude Code writes it (without the
+        newline a hook's `read -r line` reports end of input and its `if read …` never runs)."""
+        return self.model_dump_json(exclude_none=True).encode("utf-8") + b"\n"
 
 
 History = Callable[[], list[dict[str, Any]]]  # the conversation so far as {role, content} dicts
