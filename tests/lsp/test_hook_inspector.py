@@ -145,6 +145,36 @@ async def test_test_this_hook_runs_it_with_an_editable_sample_and_interprets_the
     assert "tool_input" in bad.value.message
 
 
+@pytest.mark.parametrize("dialect", ["copilot", "snow"])
+async def test_test_this_hook_runs_copilot_and_snow_hooks_as_their_sessions_do(
+    workspace: Workspace, dialect: str
+) -> None:
+    """Their own stdin shape and process (Copilot: bash, COPILOT_CLI=1), not Claude Code's."""
+    seen = workspace.root / "seen.json"
+    command = f'cat > {seen}; echo "cli=$COPILOT_CLI" >&2; exit 0'
+    if dialect == "copilot":
+        copilot_project(workspace.project, "log.json", {"preToolUse": [bash(command)]})
+    else:
+        snow_project(workspace.project, "beforeToolCall", rule(action(command)))
+    async with running_server(workspace) as client:
+        [entry] = (await client.list_hooks())["hooks"]
+        sample = await client.call(table.HOOKS_SAMPLE.name, {"id": entry["id"]})
+        payload = {**sample["payload"], "tool_name": "Bash", "tool_input": {"command": "ls"}}
+        result = await client.call(table.HOOKS_TEST.name, {"id": entry["id"], "payload": payload})
+
+    received = json.loads(seen.read_text())
+    assert json.loads(result["stdin"]) == received  # what the page shows is what it read
+    assert "tool_name" not in received
+    if dialect == "copilot":
+        assert (received["toolName"], received["toolArgs"]) == ("bash", {"command": "ls"})
+        assert result["stderr"].strip() == "cli=1"
+    else:
+        assert (received["toolName"], received["args"]) == ("terminal-execute", {"command": "ls"})
+        assert result["stderr"].strip() == "cli="
+    assert result["exitCode"] == 0
+    assert result["outcome"]["blocked"] is False
+
+
 async def test_an_untrusted_hook_is_not_run_even_as_a_test(workspace: Workspace) -> None:
     marker = workspace.root / "ran"
     _hooks(workspace, {"Stop": [{"hooks": [hook(f"touch {marker}")]}]})

@@ -20,9 +20,10 @@ from pydantic import BaseModel, ValidationError
 from wavehost import paths
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.dialects import DIALECTS
+from wavehost.hooks.engine import run_one
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
-from wavehost.hooks.runner import HookContext, HookRun, run_hook
+from wavehost.hooks.runner import HookContext, HookRun
 from wavehost.settings.errors import SettingsError
 from wavehost.settings.runlog import RunLog, RunRecord
 
@@ -161,15 +162,18 @@ async def run_trial(
     """Run the hook once, for real, in the project; record it as a test run."""
     timeout = min(handler.timeout or TEST_TIMEOUT, TEST_TIMEOUT)
     limited = dataclasses.replace(handler, timeout=timeout)
-    stdin = payload.to_stdin()
+    # As a session runs it: its dialect's stdin (Copilot's and Snow's own shapes), its process
+    # (shell, exec form, environment), or no process at all (Snow's context).
+    dialect = DIALECTS[handler.dialect]
+    stdin = dialect.stdin(limited, payload)
     context = HookContext(cwd=Path(payload.cwd), project_dir=project)
-    run = await run_hook(limited, stdin, context)
+    run = await run_one(limited, stdin, context, dialect, payload)
     run = dataclasses.replace(run, handler=handler)
     record = run_log.ran(payload, run, trigger="test")
     return TrialResult(
         stdin.decode("utf-8"),
         run,
-        DIALECTS[handler.dialect].interpret(payload, [run]),
+        dialect.interpret(payload, [run]),
         record,
         timeout,
     )
