@@ -279,7 +279,7 @@ async def test_unknown_sessions_and_a_missing_provider_are_request_failures(
 
 async def test_resuming_a_saved_session_by_id_returns_its_messages(workspace: Workspace) -> None:
     log = workspace.root / "starts"
-    project_hooks(workspace, "SessionStart", f"cat >> {log}; echo >> {log}")
+    project_hooks(workspace, "SessionStart", f"cat >> {log}")
     script(workspace, reply("first answer"), reply("second answer"))
     async with running_server(workspace) as client:
         session_id = (await client.open_chat())["sessionId"]
@@ -450,7 +450,7 @@ async def test_reopening_a_session_still_ending_in_the_background_resumes_it_onc
         workspace.project_settings,
         {
             "hooks": {
-                "SessionStart": [{"hooks": [hook(f"cat >> {starts}; echo >> {starts}")]}],
+                "SessionStart": [{"hooks": [hook(f"cat >> {starts}")]}],
                 "SessionEnd": [{"hooks": [hook(_gated(gate, ended))]}],
             }
         },

@@ -153,7 +153,7 @@ async def test_cancel_withdraws_the_models_question_from_the_session(
 
 async def test_concurrent_opens_of_one_id_yield_one_session(workspace: Workspace) -> None:
     starts = workspace.root / "starts"
-    project_hooks(workspace, "SessionStart", f"sleep 0.5; cat >> {starts}; echo >> {starts}")
+    project_hooks(workspace, "SessionStart", f"sleep 0.5; cat >> {starts}")
     script(workspace, reply("unused"))
     session_id = str(uuid.uuid4())
     async with running_server(workspace) as client:
@@ -175,8 +175,8 @@ async def test_an_open_the_client_gave_up_on_leaves_no_orphan_session(
         workspace.project_settings,
         {
             "hooks": {
-                "SessionStart": [{"hooks": [hook(f"{wait}; cat >> {starts}; echo >> {starts}")]}],
-                "SessionEnd": [{"hooks": [hook(f"cat >> {ends}; echo >> {ends}")]}],
+                "SessionStart": [{"hooks": [hook(f"{wait}; cat >> {starts}")]}],
+                "SessionEnd": [{"hooks": [hook(f"cat >> {ends}")]}],
             }
         },
     )
