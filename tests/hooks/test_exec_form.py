@@ -5,6 +5,7 @@ Real hook processes throughout: a Python script that prints the arguments it got
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -122,7 +123,8 @@ def test_exec_form_is_listed_as_one_command_line_and_bad_args_skip_the_hook(
         hook("echo", args=["exec"], shell="powershell"),  # exec form ignores `shell`
         hook("python3", args="x.py"),
         hook("sleep", args=[1]),
-        hook("echo ps", shell="powershell"),
+        hook("echo zsh", shell="zsh"),
+        hook("Write-Output ps", shell="powershell"),
     ]
     write_json(paths.project_settings(project), hooks_doc("PreToolUse", *entries))
     config = load_hook_config(project)
@@ -131,11 +133,64 @@ def test_exec_form_is_listed_as_one_command_line_and_bad_args_skip_the_hook(
         ("/bin/true", ("/bin/true",)),
         ("echo shell", None),
         ("echo exec", ("echo", "exec")),
+        ("Write-Output ps", None),
     ]
-    assert [h.event for h in config.runnable()] == [Event.PreToolUse] * 4
+    assert [h.shell for h in config.runnable()] == [None, None, None, None, "powershell"]
+    assert [h.event for h in config.runnable()] == [Event.PreToolUse] * 5
     problems = [(d.code, d.args.get("field")) for d in config.diagnostics]
     assert problems == [
         ("notStringList", "args"),
         ("notStringList", "args"),
         ("unsupportedField", "shell"),
     ]
+
+
+# `"shell": "powershell"`: PowerShell cannot be installed here, so a stand-in `pwsh` on PATH (a
+# real process) shows what it is started with.
+
+
+async def powershell_prompt(project: Path, path: str, shell_hooks: list[Any]) -> Outcome:
+    config = load_hook_config(project, programmatic=hooks_for("UserPromptSubmit", *shell_hooks))
+    payload = UserPromptSubmitInput(**common("UserPromptSubmit", project, prompt="hi"))
+    async with BackgroundHooks(lambda _: None) as background:
+        env = {**os.environ, "PATH": path}
+        context = HookContext(cwd=project, project_dir=project, base_env=env)
+        return await HookEngine(config).dispatch(payload, context, background)
+
+
+async def test_a_powershell_hook_runs_under_pwsh_as_claude_code_starts_it(
+    project: Path, tmp_path: Path
+) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    pwsh = bin_dir / "pwsh"
+    pwsh.write_text(f"#!{sys.executable}\nimport json, sys\nprint(json.dumps(sys.argv[1:]))\n")
+    pwsh.chmod(0o755)
+    entries = [hook("Write-Output $env:CLAUDE_PROJECT_DIR", shell="powershell"), "echo from-sh"]
+    outcome = await powershell_prompt(project, f"{bin_dir}:/usr/bin:/bin", entries)
+    lines = [line for m in outcome.meta_messages for line in m.splitlines()]
+    assert sorted(lines) == sorted(
+        [
+            json.dumps(
+                [
+                    "-NoProfile",
+                    "-NonInteractive",
+                    "-Command",
+                    "Write-Output $env:CLAUDE_PROJECT_DIR",
+                ]
+            ),
+            "from-sh",
+        ]
+    )
+
+
+async def test_a_powershell_hook_without_powershell_says_how_to_fix_it(
+    project: Path, tmp_path: Path
+) -> None:
+    outcome = await powershell_prompt(
+        project, str(tmp_path), [hook("Write-Output hi", shell="powershell")]
+    )
+    [notice] = outcome.notices
+    assert notice.level == "error"
+    assert "no PowerShell executable (pwsh or powershell) was found on PATH" in notice.text
+    assert 'remove "shell": "powershell"' in notice.text

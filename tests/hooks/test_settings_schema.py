@@ -67,6 +67,7 @@ GOOD = {
     "exec form": handler(type="command", command="python3", args=["${CLAUDE_PLUGIN_ROOT}/x.py"]),
     "exec form without arguments": handler(type="command", command="/bin/true", args=[]),
     "the default shell named": handler(type="command", command="x", shell="bash"),
+    "PowerShell": handler(type="command", command="Write-Output hi", shell="powershell"),
     "no matcher": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}},
     "other settings beside the hooks": {"provider": "scripted", "hooks": {}},
     "switches": {"disableAllHooks": True, "enabledPlugins": {"fmt@market": False}},
@@ -83,7 +84,7 @@ BAD = {
     "an unsupported hook type": handler(type="http", command="x"),
     "args as one string": handler(type="command", command="python3", args="x.py"),
     "args with a number": handler(type="command", command="sleep", args=[1]),
-    "a shell other than sh": handler(type="command", command="x", shell="powershell"),
+    "an unknown shell": handler(type="command", command="x", shell="zsh"),
     "an empty hooks list": {"hooks": {"Stop": [{"hooks": []}]}},
     "a numeric matcher": {
         "hooks": {"Stop": [{"matcher": 1, "hooks": [{"type": "command", "command": "x"}]}]}

@@ -76,7 +76,7 @@ async def test_session_start_fires_on_startup_and_resume_and_session_end_on_clos
     chat: ChatRunner, project: Path
 ) -> None:
     log = project.parent / "lifecycle.jsonl"
-    command = f"python3 -c \"import sys; open('{log}', 'a').write(sys.stdin.read() + '\\n')\""
+    command = f"python3 -c \"import sys; open('{log}', 'a').write(sys.stdin.read())\""
     context = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "ctx"}}
     hooks = merge(
         hooks_for("SessionStart", command, f"echo '{json.dumps(context)}'"),

@@ -119,15 +119,15 @@ def _condition_holds(handler: HookHandler, payload: HookInput | None) -> bool:
     return payload is not None and handler.condition(payload)
 
 
-DedupeKey = tuple[str, tuple[str, ...] | None, str | None, str | None]
+DedupeKey = tuple[str, tuple[str, ...] | None, str | None, str | None, str | None]
 
 
 def dedupe_key(handler: HookHandler) -> DedupeKey:
     """What makes two hooks of one event "the same": they run once (the first in order). Exec
     form's argument list counts (`python3 x.py` in a shell is not `python3` with `["x.py"]`),
-    and so does the `if` rule, as in Claude Code."""
+    and so do the shell and the `if` rule, as in Claude Code."""
     root = str(handler.plugin_root) if handler.plugin_root else None
-    return (handler.command, handler.argv, handler.if_rule, root)
+    return (handler.command, handler.argv, handler.shell, handler.if_rule, root)
 
 
 def _dedupe(handlers: Iterable[HookHandler]) -> tuple[HookHandler, ...]:

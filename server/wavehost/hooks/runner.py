@@ -7,8 +7,10 @@ each. On timeout the whole group gets SIGTERM, then SIGKILL after a short grace,
 comes back at once even if a grandchild still holds the pipes.
 """
 
+import functools
 import logging
 import os
+import shutil
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -49,6 +51,7 @@ class Launch:
     env: Mapping[str, str]
     timeout: float  # seconds
     output_cap: int = OUTPUT_CAP  # bytes kept per stream
+    error: str | None = None  # why it cannot start (then nothing is spawned)
 
 
 # The environment names hooks see, each with its Claude Code twin (docs/hooks.md lists them).
@@ -131,11 +134,28 @@ def wave_launch(handler: HookHandler, context: HookContext) -> Launch:
     """The Wave (Claude Code) way: `sh -c <command>` where the agent is, 600 s by default; in
     exec form (`args`) the program itself, its placeholders filled in."""
     env = context.env_for(handler, claude=True)
-    if handler.argv is None:
-        argv: tuple[str, ...] = (SHELL, "-c", handler.command)
-    else:
+    timeout = handler.timeout or DEFAULT_TIMEOUT
+    if handler.argv is not None:
         argv = tuple(filled(arg, env) for arg in handler.argv)
-    return Launch(argv, context.spawn_dir(), env, handler.timeout or DEFAULT_TIMEOUT)
+    elif handler.shell == "powershell":
+        pwsh = powershell_on(env.get("PATH"))
+        if pwsh is None:
+            error = (
+                f"Hook \"{handler.command}\" has shell: 'powershell' but no PowerShell executable "
+                "(pwsh or powershell) was found on PATH. Install PowerShell, or remove "
+                '"shell": "powershell" to use sh.'
+            )
+            return Launch((), context.spawn_dir(), env, timeout, error=error)
+        argv = (pwsh, "-NoProfile", "-NonInteractive", "-Command", handler.command)
+    else:
+        argv = (SHELL, "-c", handler.command)
+    return Launch(argv, context.spawn_dir(), env, timeout)
+
+
+@functools.lru_cache(maxsize=8)
+def powershell_on(path: str | None) -> str | None:
+    """PowerShell as Claude Code finds it: `pwsh`, else `powershell`, on the hook's PATH."""
+    return shutil.which("pwsh", path=path) or shutil.which("powershell", path=path)
 
 
 # The path placeholders (and their Wave twins) exec form fills in, from the hook's environment.
@@ -175,7 +195,9 @@ class StartedHook:
         self.timeout = launch.timeout
         self.started = time.monotonic()
         self.running: Running | None = None
-        self.spawn_error: str | None = None
+        self.spawn_error: str | None = launch.error
+        if launch.error is not None:
+            return
         try:
             child = Child.spawn(launch.argv, cwd=launch.cwd, env=launch.env)
         except OSError as err:

@@ -63,8 +63,11 @@ CommandHook = TypedDict(
         ],
         "shell": NotRequired[
             Annotated[
-                Literal["bash"],
-                Field(description='Shell form runs under sh -c; only "bash" (the default)'),
+                Literal["bash", "powershell"],
+                Field(
+                    description='Shell form: "bash" (the default) runs the command under sh -c, '
+                    '"powershell" under pwsh; ignored with `args`'
+                ),
             ]
         ],
         "timeout": NotRequired[

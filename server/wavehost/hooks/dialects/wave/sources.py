@@ -55,6 +55,7 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
 }
 # The events whose payload names a tool: the only ones a hook's `if` rule can be checked on.
 IF_EVENTS = (Event.PreToolUse, Event.PostToolUse, Event.PostToolUseFailure, Event.PermissionRequest)
+SHELLS = ("bash", "powershell")
 HANDLER_FIELDS = frozenset(
     {
         "type",
@@ -200,6 +201,7 @@ class _Reader:
         content = fingerprint(event.name, matcher.source, raw)
         # Exec form (`args` given): `command` is the program, run without a shell.
         argv = (raw["command"], *raw["args"]) if "args" in raw else None
+        powershell = argv is None and raw.get("shell") == "powershell"
         self.handlers.append(
             HookHandler(
                 id="",  # see `identified`
@@ -207,6 +209,7 @@ class _Reader:
                 matcher=matcher,
                 command=raw["command"] if argv is None else shlex.join(argv),
                 argv=argv,
+                shell="powershell" if powershell else None,
                 source=self.source,
                 path=self.path,
                 pointer=where,
@@ -265,10 +268,10 @@ def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
     args = raw.get("args")
     if "args" in raw and (not isinstance(args, list) or not all(isinstance(a, str) for a in args)):
         return "args", '"args" must be a list of strings', "notStringList"
-    # Shell form runs under `sh -c`, Claude Code's "bash" on Linux and macOS; exec form has no
-    # shell, so there `shell` is ignored, as in Claude Code.
-    if "shell" in raw and raw["shell"] != "bash" and "args" not in raw:
-        message = f'"shell": {json.dumps(raw["shell"])} is not supported; the hook was skipped'
+    # Shell form runs under `sh -c` (Claude Code's "bash" on Linux and macOS) or PowerShell;
+    # exec form has no shell, so there `shell` is ignored, as in Claude Code.
+    if "shell" in raw and raw["shell"] not in SHELLS and "args" not in raw:
+        message = f'"shell" must be "bash" or "powershell", not {json.dumps(raw["shell"])}'
         return "shell", message, "unsupportedField"
     if "if" in raw and not isinstance(raw["if"], str):
         return "if", '"if" must be a string', "notString"
