@@ -268,6 +268,20 @@ async def test_why_didnt_it_fire_tests_the_matcher_against_the_sessions_real_too
     assert cases(original["matcher"])["Read"] == "fired"
 
 
+async def test_why_didnt_it_fire_says_an_if_rule_decides_per_call(workspace: Workspace) -> None:
+    guarded = hook("echo guard", **{"if": "Bash(git push *)"})
+    _hooks(workspace, {"PreToolUse": [{"matcher": "Bash", "hooks": [guarded, hook("echo all")]}]})
+    async with running_server(workspace) as client:
+        ids = _by_command(await client.list_hooks())
+        with_rule = await client.call(table.HOOKS_EXPLAIN.name, {"id": ids["echo guard"]})
+        without = await client.call(table.HOOKS_EXPLAIN.name, {"id": ids["echo all"]})
+
+    steps = {s["code"]: s for s in with_rule["steps"]}
+    assert list(steps)[-3:] == ["matcher", "if", "dedupe"]
+    assert (steps["if"]["status"], steps["if"]["args"]) == ("info", {"rule": "Bash(git push *)"})
+    assert "if" not in {s["code"] for s in without["steps"]}
+
+
 async def test_why_didnt_it_fire_names_the_file_whose_disable_all_hooks_is_in_force(
     workspace: Workspace,
 ) -> None:

@@ -19,7 +19,7 @@ from wavehost.hooks.dialects.wave.matcher import WaveMatcher
 from wavehost.hooks.engine import HookEngine, dedupe_key
 from wavehost.settings.runlog import EventSeen, RunLog
 
-StepCode = Literal["discovered", "parsed", "trusted", "enabled", "event", "matcher", "dedupe"]
+StepCode = Literal["discovered", "parsed", "trusted", "enabled", "event", "matcher", "if", "dedupe"]
 StepStatus = Literal["pass", "fail", "warn", "info"]
 CaseVerdict = Literal["fired", "matched", "noMatch", "caseMismatch", "partialMatch", "deduplicated"]
 
@@ -150,6 +150,9 @@ def explain(
         "seen": str(len(recent)),
     }
     steps.append(Step("matcher", status, args, tuple(cases)))
+    if handler.if_rule is not None:
+        # Decided per call on its input, which the run log does not keep: said, not judged.
+        steps.append(Step("if", "info", {"rule": handler.if_rule}))
     steps.append(_dedupe_step(handler, engine, lost_to_dedupe))
     return Explanation(handler.id, tuple(steps))
 

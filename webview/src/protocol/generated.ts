@@ -574,7 +574,7 @@ export interface ExplainCase {
  * via the `definition` "ExplainStep".
  */
 export interface ExplainStep {
-  code: "discovered" | "parsed" | "trusted" | "enabled" | "event" | "matcher" | "dedupe";
+  code: "discovered" | "parsed" | "trusted" | "enabled" | "event" | "matcher" | "if" | "dedupe";
   status: "pass" | "fail" | "warn" | "info";
   args: {
     [k: string]: string | undefined;
@@ -1535,7 +1535,7 @@ export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permiss
 export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","typeNotCommand","commandEmpty","invalidTimeout","notBoolean","notString","notStringList","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
 
 /** The steps of "Why didn't my hook fire?" and the verdicts of its matcher cases. */
-export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","event","matcher","dedupe"] as const;
+export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","event","matcher","if","dedupe"] as const;
 export const EXPLAIN_VERDICTS = ["fired","matched","noMatch","caseMismatch","partialMatch","deduplicated"] as const;
 
 /** The hook event catalogue: when each event fires, in English and Chinese. */
