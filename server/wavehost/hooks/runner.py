@@ -10,6 +10,7 @@ comes back at once even if a grandchild still holds the pipes.
 import functools
 import logging
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterable, Mapping
@@ -159,20 +160,19 @@ def powershell_on(path: str | None) -> str | None:
 
 
 # The path placeholders (and their Wave twins) exec form fills in, from the hook's environment.
-PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "WAVE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "WAVE_PLUGIN_ROOT")
+PLACEHOLDER = re.compile(
+    r"\$\{(CLAUDE_PROJECT_DIR|WAVE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|WAVE_PLUGIN_ROOT)\}"
+)
 
 
 def filled(text: str, env: Mapping[str, str]) -> str:
-    """`text` with each `${NAME}` of `PLACEHOLDERS` the environment has replaced by its value as a
+    """`text` with each `${NAME}` of `PLACEHOLDER` the environment has replaced by its value as a
     plain string, as Claude Code does in exec form: no shell is there to expand it (nor to split
-    a path with a space in it). Any other `$` stays as written."""
+    a path with a space in it). One pass: a value is never read again for placeholders. Any
+    other `$` stays as written."""
     if "${" not in text:
         return text
-    for name in PLACEHOLDERS:
-        value = env.get(name)
-        if value is not None:
-            text = text.replace("${" + name + "}", value)
-    return text
+    return PLACEHOLDER.sub(lambda found: env.get(found[1], found[0]), text)
 
 
 class StartedHook:
