@@ -7,7 +7,10 @@
 4. mixed dialects: 1,000 hooks across Wave, Copilot CLI and Snow CLI files, none matching
    (target < 50 µs/event), and 10 matching hooks across the three vs 1 (target ≤ 2×). Copilot's
    and Snow's hooks of one event run one after another (their tools' semantics), so the floor
-   there is the longest chain of bare spawns, printed beside it.
+   there is the longest chain of bare spawns, printed beside it;
+5. `if` rules: 10 hooks guarded by `if: "Bash(git push *)"` on Bash calls they do not match — the
+   rule is checked (the command parsed with tree-sitter) and no process starts — against the same
+   10 hooks without `if`, which all start.
 
 Run: .venv/bin/python bench/engine.py [--rounds N] [--mixed]
 """
@@ -231,6 +234,34 @@ async def mixed(root: Path, rounds: int) -> None:
     )
 
 
+def guarded_hooks(n: int, rule: str | None) -> dict[str, Any]:
+    handlers = [
+        {"type": "command", "command": f"true # {i}", **({"if": rule} if rule else {})}
+        for i in range(n)
+    ]
+    return {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}
+
+
+async def if_rules(project: Path, rounds: int) -> tuple[float, float]:
+    """Median ms per dispatch of a build command to 10 hooks: guarded by a rule it does not match
+    (each call a new command, so each is parsed), and unguarded."""
+    results = []
+    for rule in ("Bash(git push *)", None):
+        config = load_hook_config(None, programmatic=guarded_hooks(10, rule), home=project)
+        engine = HookEngine(config)
+        context = HookContext(project, project)
+        times = []
+        async with BackgroundHooks(lambda _: None) as background:
+            for i in range(rounds):
+                command = f"cd build && CC=clang make -j4 2>&1 | tail -n 20 # {i}"
+                event = payload(project).model_copy(update={"tool_input": {"command": command}})
+                started = time.perf_counter()
+                await engine.dispatch(event, context, background)
+                times.append(time.perf_counter() - started)
+        results.append(statistics.median(times) * 1000)
+    return results[0], results[1]
+
+
 async def main(rounds: int, only_mixed: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
@@ -265,6 +296,13 @@ async def main(rounds: int, only_mixed: bool = False) -> None:
         print(f"  bare spawn: {bare:7.2f} ms   hook: {hook:7.2f} ms   ratio {hook / bare:5.2f}×")
 
         await mixed(project, rounds)
+
+        guarded, unguarded = await if_rules(project, rounds)
+        print("`if` rules: 10 hooks on a Bash call their rule does not match")
+        print(
+            f"  with `if: Bash(git push *)`: {guarded * 1000:7.1f} µs/dispatch (none start)"
+            f"   without: {unguarded:6.2f} ms (all start)   ratio {unguarded / guarded:6.1f}×"
+        )
 
 
 if __name__ == "__main__":
