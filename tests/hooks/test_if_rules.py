@@ -115,6 +115,11 @@ def test_each_simple_command_is_its_words_with_quotes_resolved() -> None:
 # -- real hook processes ----------------------------------------------------------------------
 
 
+COMMAND_OF_STDIN = (
+    'python3 -c \'import json, sys; print(json.load(sys.stdin)["tool_input"]["command"])\''
+)
+
+
 async def dispatch(project: Path, payload: p.HookInput) -> Outcome:
     config = load_hook_config(project)
     async with BackgroundHooks(lambda _: None) as background:
@@ -125,7 +130,7 @@ async def dispatch(project: Path, payload: p.HookInput) -> Outcome:
 async def test_a_hook_starts_only_for_calls_its_rule_matches(home: Path, project: Path) -> None:
     started = project / "started"
     guard = hook(
-        f"echo \"$(jq -r .tool_input.command)\" >> {started}; echo 'no pushes' >&2; exit 2",
+        f"{COMMAND_OF_STDIN} >> {started}; echo 'no pushes' >&2; exit 2",
         **{"if": "Bash(git push *)"},
     )
     write_json(paths.project_settings(project), hooks_doc("PreToolUse", guard, matcher="Bash"))

@@ -76,7 +76,8 @@ async def test_payload_arrives_as_compact_utf8_json_on_stdin(project, tmp_path) 
 
 async def test_a_hook_reading_its_payload_with_read_r_gets_the_whole_line(fire, project) -> None:
     """`if read -r line` is how many shell hooks take their input: it needs the newline."""
-    command = 'if read -r line; then echo "$line" | jq -r .prompt; else echo "no line"; fi'
+    prompt = "python3 -c 'import json, sys; print(json.loads(sys.argv[1])[\"prompt\"])'"
+    command = f'if read -r line; then {prompt} "$line"; else echo "no line"; fi'
     doc = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": command}]}]}}
     outcome = await fire(doc, common("UserPromptSubmit", project, prompt="hello"))
     assert outcome.meta_messages == ["hello"]
