@@ -31,6 +31,12 @@ def plugin_hooks_file(plugin_root: Path) -> Path:
     return plugin_root / "hooks" / "hooks.json"
 
 
+def plugin_data_dir(plugin_root: Path) -> Path:
+    """`~/.wave/plugin-data/<name>`: a plugin's own folder for state that outlives its updates
+    (Claude Code's `CLAUDE_PLUGIN_DATA`), beside the plugins rather than in one."""
+    return plugin_root.parent.parent / "plugin-data" / plugin_root.name
+
+
 def sessions_dir(home: Path | None = None) -> Path:
     return wave_home(home) / "sessions"
 

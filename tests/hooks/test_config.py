@@ -257,15 +257,26 @@ def test_an_enabled_plugin_that_is_not_installed_is_reported(home, project) -> N
     assert 'enabled plugin "ghost" is not installed' in problem.message
 
 
-async def test_plugin_hooks_get_their_root_in_the_environment(fire, home, project) -> None:
+async def test_plugin_hooks_get_their_root_and_data_folder_in_the_environment(
+    fire, home, project, monkeypatch
+) -> None:
+    """CLAUDE_PLUGIN_DATA: the plugin's own folder for state, made on first use; a hook that is
+    not a plugin's never sees these names, not even from wavehost's own environment."""
+    echo = 'echo "$WAVE_PLUGIN_ROOT|$CLAUDE_PLUGIN_ROOT|$WAVE_PLUGIN_DATA|$CLAUDE_PLUGIN_DATA"'
     root = install_plugin(
         home,
         "ctx",
-        hooks_doc("UserPromptSubmit", 'echo "$WAVE_PLUGIN_ROOT|$CLAUDE_PLUGIN_ROOT"'),
+        hooks_doc("UserPromptSubmit", f'{echo}; touch "$CLAUDE_PLUGIN_DATA/state"'),
         enable_in=paths.user_settings(home),
     )
-    outcome = await fire({"hooks": {}}, common("UserPromptSubmit", project, prompt="hi"))
-    assert outcome.meta_messages == [f"{root}|{root}"]
+    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", "/from/an/outer/claude")
+    own = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": echo}]}]}}
+    outcome = await fire(own, common("UserPromptSubmit", project, prompt="hi"))
+    data = paths.wave_home(home) / "plugin-data" / "ctx"
+    lines = set(outcome.meta_messages[0].splitlines())
+    assert lines == {"|||", f"{root}|{root}|{data}|{data}"}
+    assert (data / "state").is_file()
+    assert data.stat().st_mode & 0o777 == 0o700
 
 
 def test_untrusted_workspace_lists_project_hooks_but_never_runs_them(home, project) -> None:

@@ -79,12 +79,13 @@ async def test_a_plugins_exec_hook_gets_its_root_filled_into_the_program_and_arg
     program = root / "scripts" / "check"
     program.write_text(f"#!{sys.executable}\n{PRINT_ARGV}\n")
     program.chmod(0o755)
-    entry = hook("${CLAUDE_PLUGIN_ROOT}/scripts/check", args=["${CLAUDE_PLUGIN_ROOT}/data"])
+    entry = hook("${CLAUDE_PLUGIN_ROOT}/scripts/check", args=["${CLAUDE_PLUGIN_DATA}/cache"])
     install_plugin(
         home, "guard", hooks_doc("UserPromptSubmit", entry), enable_in=paths.user_settings(home)
     )
     outcome = await prompt_in(project)
-    assert [json.loads(m) for m in outcome.meta_messages] == [["hi", f"{root}/data"]]
+    data = paths.plugin_data_dir(root)
+    assert [json.loads(m) for m in outcome.meta_messages] == [["hi", f"{data}/cache"]]
 
 
 async def test_an_exec_hook_whose_program_is_missing_is_a_non_blocking_error(

@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
+from wavehost import paths
 from wavehost.hooks.config import HookHandler
 from wavehost.plumbing.children import OUTPUT_CAP, Child, Running
 
@@ -60,6 +61,7 @@ SESSION_ID_VARS = ("WAVE_SESSION_ID", "CLAUDE_CODE_SESSION_ID")
 ENTRYPOINT_VARS = ("WAVE_ENTRYPOINT", "CLAUDE_CODE_ENTRYPOINT")
 EFFORT_VARS = ("WAVE_EFFORT", "CLAUDE_EFFORT")
 ENV_FILE_VARS = ("WAVE_ENV_FILE", "CLAUDE_ENV_FILE")
+PLUGIN_VARS = ("WAVE_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT", "WAVE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA")
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ class HookContext:
     def _base_env(self) -> dict[str, str]:
         # Copying os.environ decodes every entry: do it once per context, not once per hook.
         env = dict(os.environ if self.base_env is None else self.base_env)
+        for name in PLUGIN_VARS:  # only a plugin's own hooks get these (wavehost run by one…)
+            env.pop(name, None)
         root = str(self.project_dir if self.project_dir is not None else self.spawn_dir())
         env["WAVE_PROJECT_DIR"] = env["CLAUDE_PROJECT_DIR"] = root
         return env
@@ -122,6 +126,12 @@ class HookContext:
             env = dict(self._claude_env if claude else self._base_env)
             if handler.plugin_root is not None:
                 env["WAVE_PLUGIN_ROOT"] = env["CLAUDE_PLUGIN_ROOT"] = str(handler.plugin_root)
+                data = paths.plugin_data_dir(handler.plugin_root)
+                try:  # made on first use, as Claude Code does; a hook may rely on it existing
+                    data.mkdir(mode=0o700, parents=True, exist_ok=True)
+                except OSError as err:
+                    log.warning("cannot create the plugin data folder %s: %s", data, err)
+                env["WAVE_PLUGIN_DATA"] = env["CLAUDE_PLUGIN_DATA"] = str(data)
             shared = self._envs[key] = MappingProxyType(env)
         return shared
 
@@ -160,9 +170,7 @@ def powershell_on(path: str | None) -> str | None:
 
 
 # The path placeholders (and their Wave twins) exec form fills in, from the hook's environment.
-PLACEHOLDER = re.compile(
-    r"\$\{(CLAUDE_PROJECT_DIR|WAVE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|WAVE_PLUGIN_ROOT)\}"
-)
+PLACEHOLDER = re.compile(r"\$\{((?:CLAUDE|WAVE)_(?:PROJECT_DIR|PLUGIN_ROOT|PLUGIN_DATA))\}")
 
 
 def filled(text: str, env: Mapping[str, str]) -> str:
