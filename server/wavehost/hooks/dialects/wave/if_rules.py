@@ -217,9 +217,7 @@ def _commands(node: "Node") -> Iterator[str]:
                 yield from _inner_commands(child)  # `A=$(cmd) git …` still runs cmd
             elif child.type in _REDIRECTS:
                 yield from _inner_commands(child)
-            elif child.type in ("heredoc_redirect", "process_substitution"):
-                raise _UnfollowedError(child.type)
-            else:
+            else:  # (a here-document or `<( )` among the words: `_inner_commands` gives up)
                 words.append(_text(child.children[0] if child.type == "command_name" else child))
                 yield from _inner_commands(child)
         yield " ".join(words)
