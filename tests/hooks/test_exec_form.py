@@ -32,12 +32,16 @@ def argv_printer(folder: Path) -> Path:
     return script
 
 
-async def prompt_in(project: Path, programmatic: dict[str, Any] | None = None) -> Outcome:
-    """UserPromptSubmit, whose plain stdout reaches the model: what each hook printed."""
+async def prompt_in(
+    project: Path, programmatic: dict[str, Any] | None = None, *, path: str | None = None
+) -> Outcome:
+    """UserPromptSubmit, whose plain stdout reaches the model: what each hook printed. `path`:
+    the hooks' PATH instead of wavehost's."""
     config = load_hook_config(project, programmatic=programmatic)
     payload = UserPromptSubmitInput(**common("UserPromptSubmit", project, prompt="hi"))
+    env = None if path is None else {**os.environ, "PATH": path}
     async with BackgroundHooks(lambda _: None) as background:
-        context = HookContext(cwd=project, project_dir=project)
+        context = HookContext(cwd=project, project_dir=project, base_env=env)
         return await HookEngine(config).dispatch(payload, context, background)
 
 
@@ -150,15 +154,6 @@ def test_exec_form_is_listed_as_one_command_line_and_bad_args_skip_the_hook(
 # real process) shows what it is started with.
 
 
-async def powershell_prompt(project: Path, path: str, shell_hooks: list[Any]) -> Outcome:
-    config = load_hook_config(project, programmatic=hooks_for("UserPromptSubmit", *shell_hooks))
-    payload = UserPromptSubmitInput(**common("UserPromptSubmit", project, prompt="hi"))
-    async with BackgroundHooks(lambda _: None) as background:
-        env = {**os.environ, "PATH": path}
-        context = HookContext(cwd=project, project_dir=project, base_env=env)
-        return await HookEngine(config).dispatch(payload, context, background)
-
-
 async def test_a_powershell_hook_runs_under_pwsh_as_claude_code_starts_it(
     project: Path, tmp_path: Path
 ) -> None:
@@ -168,7 +163,8 @@ async def test_a_powershell_hook_runs_under_pwsh_as_claude_code_starts_it(
     pwsh.write_text(f"#!{sys.executable}\nimport json, sys\nprint(json.dumps(sys.argv[1:]))\n")
     pwsh.chmod(0o755)
     entries = [hook("Write-Output $env:CLAUDE_PROJECT_DIR", shell="powershell"), "echo from-sh"]
-    outcome = await powershell_prompt(project, f"{bin_dir}:/usr/bin:/bin", entries)
+    doc = hooks_for("UserPromptSubmit", *entries)
+    outcome = await prompt_in(project, doc, path=f"{bin_dir}:/usr/bin:/bin")
     lines = [line for m in outcome.meta_messages for line in m.splitlines()]
     assert sorted(lines) == sorted(
         [
@@ -188,9 +184,8 @@ async def test_a_powershell_hook_runs_under_pwsh_as_claude_code_starts_it(
 async def test_a_powershell_hook_without_powershell_says_how_to_fix_it(
     project: Path, tmp_path: Path
 ) -> None:
-    outcome = await powershell_prompt(
-        project, str(tmp_path), [hook("Write-Output hi", shell="powershell")]
-    )
+    doc = hooks_for("UserPromptSubmit", hook("Write-Output hi", shell="powershell"))
+    outcome = await prompt_in(project, doc, path=str(tmp_path))
     [notice] = outcome.notices
     assert notice.level == "error"
     assert "no PowerShell executable (pwsh or powershell) was found on PATH" in notice.text
