@@ -119,7 +119,7 @@ async def test_programmatic_and_file_hooks_coexist_programmatic_first(
         (
             {"Stop": [{"hooks": [{"command": "x"}]}]},
             "/hooks/Stop/0/hooks/0/type",
-            '"type" must be "command"',
+            '"type" must be one of "command"',
         ),
         (
             {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]},

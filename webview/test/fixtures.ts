@@ -71,7 +71,7 @@ export function listing(): HooksListResult {
         path: "/work/demo/.wave/settings.json",
         pointer: "/hooks/Stop/0/hooks/0",
         message: '"command" must be a non-empty string',
-        code: "commandEmpty",
+        code: "emptyText",
         args: { field: "command" },
         entry: { event: "Stop", matcher: null, command: null },
       },

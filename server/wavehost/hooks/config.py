@@ -27,7 +27,10 @@ if TYPE_CHECKING:
 Source = Literal["programmatic", "plugin", "user", "project"]
 DialectName = Literal["wave", "copilot", "snow"]
 DIALECT_NAMES: tuple[DialectName, ...] = ("wave", "copilot", "snow")  # the documented order
-HandlerKind = Literal["command", "prompt", "context"]
+# How a hook runs: a process (`command`), or without one of ours — Claude Code's `http`,
+# `prompt`, `agent` and `mcp_tool`. Snow's `prompt` (ask the user) and `context` (static text) are
+# its own actions: each dialect reads its kinds (`hooks.dialects.wave.handler_types`).
+HandlerKind = Literal["command", "http", "prompt", "agent", "mcp_tool", "context"]
 PROGRAMMATIC_PATH = "<programmatic>"
 
 
@@ -49,8 +52,9 @@ DiagnosticCode = Literal[
     "handlersEmpty",
     "handlerNotObject",
     "unsupportedType",
-    "typeNotCommand",
-    "commandEmpty",
+    "unknownType",
+    "typeNotForThisEvent",
+    "emptyText",
     "invalidTimeout",
     "notBoolean",
     "notString",
@@ -95,6 +99,15 @@ class ConfigFile:
     dialect: DialectName = "wave"
 
 
+class HandlerSpec:
+    """What a handler type that runs no process needs beyond the common fields (an http hook's
+    URL and headers, a prompt hook's prompt, …): each type's own frozen dataclass."""
+
+    def identity(self) -> tuple[str, ...]:
+        """What makes two hooks of this type the same hook (Claude Code runs them once)."""
+        raise NotImplementedError
+
+
 @dataclass(frozen=True, slots=True)
 class HookHandler:
     """One configured hook, with where it came from and how its dialect runs it."""
@@ -102,7 +115,9 @@ class HookHandler:
     id: str
     event: Event
     matcher: "Matcher"
-    command: str  # the shell command; for a Snow prompt/context action, its text
+    # The shell command; what names a hook that runs none (an http hook's URL, a prompt
+    # hook's prompt, as Claude Code names them); for a Snow prompt/context action, its text.
+    command: str
     source: Source
     path: Path | None
     pointer: str
@@ -118,6 +133,7 @@ class HookHandler:
     dialect: DialectName = "wave"
     key: str = ""  # the event as the file spells it ("preToolUse", "beforeToolCall", …)
     kind: HandlerKind = "command"
+    spec: HandlerSpec | None = None  # the rest of a hook that runs no process (`kind`'s own)
     group_pointer: str | None = None  # the matcher group / rule holding it, if any
     argv: tuple[str, ...] | None = None  # spawned as is (`exec`, exec form), else a shell runs it
     if_rule: str | None = None  # Claude Code's `if` (one permission rule), as written

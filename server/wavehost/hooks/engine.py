@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import anyio
 
+from wavehost.hooks.calls import StartedCall
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import DialectName, HookConfig, HookHandler
 from wavehost.hooks.dialects import DIALECTS
@@ -119,15 +120,21 @@ def _condition_holds(handler: HookHandler, payload: HookInput | None) -> bool:
     return payload is not None and handler.condition(payload)
 
 
-DedupeKey = tuple[str, tuple[str, ...] | None, str | None, str | None, str | None]
+DedupeKey = tuple[str, tuple[str, ...], str | None, str | None]
 
 
 def dedupe_key(handler: HookHandler) -> DedupeKey:
-    """What makes two hooks of one event "the same": they run once (the first in order). Exec
-    form's argument list counts (`python3 x.py` in a shell is not `python3` with `["x.py"]`),
-    and so do the shell and the `if` rule, as in Claude Code."""
+    """What makes two hooks of one event "the same": they run once (the first in order). As in
+    Claude Code: a command's text, exec form's argument list (`python3 x.py` in a shell is not
+    `python3` with `["x.py"]`) and its shell; what a type that runs no process says is its own
+    (an http hook's URL, a prompt hook's prompt); then the `if` rule and the plugin."""
     root = str(handler.plugin_root) if handler.plugin_root else None
-    return (handler.command, handler.argv, handler.shell, handler.if_rule, root)
+    if handler.spec is not None:
+        identity = handler.spec.identity()
+    else:
+        argv = () if handler.argv is None else ("\0exec", *handler.argv)
+        identity = (handler.command, handler.shell or "", *argv)
+    return (handler.kind, identity, handler.if_rule, root)
 
 
 def _dedupe(handlers: Iterable[HookHandler]) -> tuple[HookHandler, ...]:
@@ -356,13 +363,21 @@ async def _run_dialect(
     return outcome
 
 
+Started = StartedHook | StartedCall | HookRun
+
+
 def start_one(
     handler: HookHandler, stdin: bytes, context: HookContext, dialect: Dialect, payload: HookInput
-) -> StartedHook | HookRun:
-    """Start the hook's process, or its run when its dialect needs none (Snow's context)."""
+) -> Started:
+    """Start the hook's process; or its call, when its type runs none (an http or prompt hook:
+    started by `run_all`, or at once by its `result()`); or its run, when its dialect needs
+    neither (Snow's context)."""
     done = dialect.immediate(handler, payload)
     if done is not None:
         return done
+    call = dialect.call(handler, payload, stdin, context)
+    if call is not None:
+        return StartedCall(handler, call)
     launch = dialect.launch(handler, payload, context)
     return StartedHook(handler, stdin, context, launch=launch)
 
@@ -398,17 +413,25 @@ async def run_all(
     payload: HookInput | None = None,
 ) -> list[HookRun]:
     """Run hooks concurrently; results keep config order. Every process starts first, then each
-    result is awaited in turn (they all run meanwhile); cancelling kills every one."""
-    started = [
+    result is awaited in turn (they all run meanwhile); hooks that run no process make their
+    calls side by side meanwhile. Cancelling kills (and cancels) every one."""
+    started: list[Started] = [
         StartedHook(handler, stdin, context)
         if dialect is None or payload is None
         else start_one(handler, stdin, context, dialect, payload)
         for handler in handlers
     ]
+    processes = [one for one in started if isinstance(one, StartedHook)]
     try:
-        await StartedHook.all_over(one for one in started if isinstance(one, StartedHook))
+        calls = [one for one in started if isinstance(one, StartedCall)]
+        if calls:
+            async with anyio.create_task_group() as tasks:
+                for call in calls:
+                    tasks.start_soon(call.run)
+                await StartedHook.all_over(processes)
+        else:
+            await StartedHook.all_over(processes)
         return [one if isinstance(one, HookRun) else await one.result() for one in started]
     finally:
-        for one in started:
-            if not isinstance(one, HookRun):
-                await one.stop()
+        for process in processes:
+            await process.stop()

@@ -31,7 +31,8 @@ SHELL = "/bin/sh"
 
 @dataclass(frozen=True, slots=True)
 class HookRun:
-    """The raw result of one hook process (or of an action that starts none: Snow's context)."""
+    """The raw result of one hook process, or of a hook that starts none (Snow's context, an
+    http or prompt hook: `hooks.calls`), read as a process's would be."""
 
     handler: HookHandler
     exit_code: int | None
@@ -40,7 +41,7 @@ class HookRun:
     duration_ms: float
     timeout: float
     timed_out: bool = False
-    spawn_error: str | None = None
+    spawn_error: str | None = None  # why it gave no answer: could not start, an HTTP error, …
     truncated: bool = False  # some output was over the cap and dropped
 
 

@@ -72,10 +72,12 @@ class HookEntry(WireModel):
         alias="if",
         description="Claude Code's `if`: the permission rule a tool call must match to start it",
     )
-    type: Literal["command", "prompt", "context"] = Field(
+    type: Literal["command", "http", "prompt", "agent", "mcp_tool", "context"] = Field(
         default="command",
-        description="Snow's `prompt` (asks the user) and `context` (static text) actions run "
-        "no command; `command` holds their text",
+        description="How it runs. Claude Code's `http`, `prompt` (a model call), `agent` (a "
+        "subagent) and `mcp_tool` run no command: `command` names them (the URL, the prompt, "
+        "`server/tool`). Snow's `prompt` (asks the user) and `context` (static text) actions: "
+        "`command` holds their text",
     )
     command: str
     timeout: float | None = None

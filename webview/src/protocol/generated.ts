@@ -525,8 +525,9 @@ export interface DiagnosticEntry {
     | "handlersEmpty"
     | "handlerNotObject"
     | "unsupportedType"
-    | "typeNotCommand"
-    | "commandEmpty"
+    | "unknownType"
+    | "typeNotForThisEvent"
+    | "emptyText"
     | "invalidTimeout"
     | "notBoolean"
     | "notString"
@@ -608,9 +609,9 @@ export interface HookEntry {
    */
   if: string | null;
   /**
-   * Snow's `prompt` (asks the user) and `context` (static text) actions run no command; `command` holds their text
+   * How it runs. Claude Code's `http`, `prompt` (a model call), `agent` (a subagent) and `mcp_tool` run no command: `command` names them (the URL, the prompt, `server/tool`). Snow's `prompt` (asks the user) and `context` (static text) actions: `command` holds their text
    */
-  type: "command" | "prompt" | "context";
+  type: "command" | "http" | "prompt" | "agent" | "mcp_tool" | "context";
   command: string;
   timeout: number | null;
   async: boolean | null;
@@ -1532,7 +1533,7 @@ export const LANGUAGE_RULE = {
 export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted"] as const;
 
 /** What a diagnostic is about (`DiagnosticEntry.code`): the page words each one. */
-export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","typeNotCommand","commandEmpty","invalidTimeout","notBoolean","notString","notStringList","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
+export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","unknownType","typeNotForThisEvent","emptyText","invalidTimeout","notBoolean","notString","notStringList","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
 
 /** The steps of "Why didn't my hook fire?" and the verdicts of its matcher cases. */
 export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","event","matcher","if","dedupe"] as const;

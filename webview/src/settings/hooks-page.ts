@@ -41,6 +41,7 @@ import {
   groupRows,
   hookName,
   initialTab,
+  kindKey,
   orphanProblems,
   plainReason,
   rowNames,
@@ -819,7 +820,7 @@ export class WaveHooksPage extends LitElement {
       <li class="hook ${off ? "off" : ""}" tabindex="-1" data-hook-id=${hook.id} data-event=${hook.event} data-dialect=${dialect} aria-label=${name}>
         <div class="hook-head">
           <span class="chip dialect" data-testid="dialect">${t("row.dialect", { name: DIALECT_NAMES[dialect] })}</span>
-          ${kind !== "command" ? html`<span class="chip">${t(`row.kind.${kind}`)}</span>` : nothing}
+          ${kind !== "command" ? html`<span class="chip" data-testid="kind">${t(kindKey({ type: kind, dialect }))}</span>` : nothing}
           ${hook.disabled ? html`<span class="chip warn">${t("row.switchedOff")}</span>` : nothing}
           <span class="chip" title=${t("row.matcher")}>${t("row.matcher")}: ${hook.matcher || t("row.matcherAll")}</span>
           ${hook.if ? html`<span class="chip" data-testid="if-rule" title=${t("row.ifTitle")}>${t("row.if")}: ${hook.if}</span>` : nothing}

@@ -188,6 +188,12 @@ export const DIALECT_NAMES: Record<HookEntry["dialect"], string> = {
   snow: "Snow CLI",
 };
 
+/** The chip text of a hook that runs no command: Claude Code's `prompt` asks the model, Snow's
+ * asks the user. */
+export function kindKey(hook: { type: Exclude<HookEntry["type"], "command">; dialect: HookEntry["dialect"] }) {
+  return hook.type === "prompt" && hook.dialect !== "snow" ? ("row.kind.modelPrompt" as const) : (`row.kind.${hook.type}` as const);
+}
+
 export function eventSummary(event: string, lang: Lang): string {
   const entry = HOOK_EVENTS[event];
   return entry ? entry[lang] : "";

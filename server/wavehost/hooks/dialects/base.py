@@ -2,8 +2,8 @@
 
 Every dialect maps its event names onto the one catalogue (`hooks.catalogue`); the engine fires
 catalogue events, and for each dialect with matching hooks asks it how to start each hook (stdin,
-argv, cwd, env, timeout), whether a chain of hooks goes on after one of them, and — a pure
-function — what the results mean (`interpret`).
+argv, cwd, env, timeout — or the call it makes instead of a process), whether a chain of hooks
+goes on after one of them, and — a pure function — what the results mean (`interpret`).
 """
 
 from collections.abc import Mapping, Sequence
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.config import ConfigFile, Diagnostic, DialectName, HookHandler, Source
 from wavehost.hooks.outcome import Outcome
@@ -54,6 +55,12 @@ class Dialect(Protocol):
 
     def immediate(self, handler: HookHandler, payload: HookInput) -> HookRun | None:
         """The result of an action that starts no process (Snow's `context`), else None."""
+        ...
+
+    def call(
+        self, handler: HookHandler, payload: HookInput, stdin: bytes, context: HookContext
+    ) -> Call | None:
+        """A hook that runs without a process of ours (an http or prompt hook), else None."""
         ...
 
     def advance(self, payload: HookInput, run: HookRun) -> HookInput | None:

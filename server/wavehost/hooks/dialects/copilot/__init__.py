@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from wavehost.hooks import payloads as p
+from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.config import DialectName, HookHandler, Source
 from wavehost.hooks.dialects.base import DialectSources
@@ -64,6 +65,11 @@ class CopilotDialect:
         else:
             argv = (BASH, "-c", handler.command)
         return Launch(argv, cwd, env, handler.timeout or DEFAULT_TIMEOUT)
+
+    def call(
+        self, handler: HookHandler, payload: p.HookInput, stdin: bytes, context: HookContext
+    ) -> Call | None:
+        return None  # every hook of this dialect is a process (or an action without one)
 
     def immediate(self, handler: HookHandler, payload: p.HookInput) -> HookRun | None:
         return None

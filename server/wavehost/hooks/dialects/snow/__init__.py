@@ -21,6 +21,7 @@ from typing import Any
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
+from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import DialectName, HookHandler, Source
 from wavehost.hooks.dialects.base import DialectSources
@@ -84,6 +85,11 @@ class SnowDialect:
         env = identity_env(context.env_for(handler), payload.session_id, str(cwd))
         timeout = handler.timeout or DEFAULT_TIMEOUT
         return Launch((SHELL, "-c", command), cwd, env, timeout, OUTPUT_CAP)
+
+    def call(
+        self, handler: HookHandler, payload: p.HookInput, stdin: bytes, context: HookContext
+    ) -> Call | None:
+        return None  # every hook of this dialect is a process (or an action without one)
 
     def immediate(self, handler: HookHandler, payload: p.HookInput) -> HookRun | None:
         """`context` actions inject their text, `prompt` actions ask theirs: no process."""

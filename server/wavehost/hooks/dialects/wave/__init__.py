@@ -4,10 +4,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import WAVE_EVENTS, Event
 from wavehost.hooks.config import DialectName, HookHandler, Source
 from wavehost.hooks.dialects.base import DialectSources
-from wavehost.hooks.dialects.wave import outcome, sources
+from wavehost.hooks.dialects.wave import handler_types, outcome, sources
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, Launch, wave_launch
@@ -30,6 +31,11 @@ class WaveDialect:
 
     def launch(self, handler: HookHandler, payload: HookInput, context: HookContext) -> Launch:
         return wave_launch(handler, context)
+
+    def call(
+        self, handler: HookHandler, payload: HookInput, stdin: bytes, context: HookContext
+    ) -> Call | None:
+        return handler_types.make_call(handler, payload, stdin, context)
 
     def immediate(self, handler: HookHandler, payload: HookInput) -> HookRun | None:
         return None

@@ -6,14 +6,13 @@ plugins, user, project, local. The settings files are read through `settings_fil
 applies workspace trust.
 """
 
-import json
 import re
-import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import wavehost.hooks.dialects.wave.handler_types as handler_types
 from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import WAVE_EVENTS, Event
@@ -55,21 +54,6 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
 }
 # The events whose payload names a tool: the only ones a hook's `if` rule can be checked on.
 IF_EVENTS = (Event.PreToolUse, Event.PostToolUse, Event.PostToolUseFailure, Event.PermissionRequest)
-SHELLS = ("bash", "powershell")
-HANDLER_FIELDS = frozenset(
-    {
-        "type",
-        "command",
-        "args",
-        "shell",
-        "if",
-        "timeout",
-        "async",
-        "asyncRewake",
-        "statusMessage",
-        "description",
-    }
-)
 DIALECTS_KEY = "hookDialects"
 
 
@@ -174,16 +158,17 @@ class _Reader:
         self, event: Event, matcher: WaveMatcher, raw: Any, at: tuple[str, ...], group: str
     ) -> None:
         where = pointer_join(*at)
-        error = _handler_error(raw)
-        if error is not None:
-            field_name, message, code = error
-            command = raw.get("command") if isinstance(raw, Mapping) else None
-            entry = EntryRef(
-                event.name, matcher.source, command if isinstance(command, str) else None
-            )
+        read = _read_handler(raw, event)
+        if not isinstance(read, dict):
+            field_name, message, code = read
+            label = _label(raw)
+            entry = EntryRef(event.name, matcher.source, label)
             args = {"field": field_name} if field_name else {}
-            if code == "unsupportedType" and isinstance(raw, Mapping):
+            if isinstance(raw, Mapping) and code in ("unsupportedType", "typeNotForThisEvent"):
                 args["type"] = str(raw.get("type"))
+                args["event"] = event.name
+            if code == "unknownType":
+                args["types"] = ", ".join(f'"{name}"' for name in handler_types.TYPES)
             if code == "handlerNotObject":
                 args["kind"] = kind_of(raw)
             pointer = where + (f"/{field_name}" if field_name else "")
@@ -191,32 +176,24 @@ class _Reader:
             return
         if_rule = raw.get("if") or None
         if if_rule is not None and event not in IF_EVENTS:
-            entry = EntryRef(event.name, matcher.source, raw["command"])
+            entry = EntryRef(event.name, matcher.source, read["command"])
             message = (
                 f'"if" only applies to tool events ({", ".join(e.name for e in IF_EVENTS)}): '
                 f"on {event.name} the hook never runs"
             )
             self.problem(where + "/if", message, "ifNotForThisEvent", entry, event=event.name)
             return
-        content = fingerprint(event.name, matcher.source, raw)
-        # Exec form (`args` given): `command` is the program, run without a shell.
-        argv = (raw["command"], *raw["args"]) if "args" in raw else None
-        powershell = argv is None and raw.get("shell") == "powershell"
         self.handlers.append(
             HookHandler(
                 id="",  # see `identified`
                 event=event,
                 matcher=matcher,
-                command=raw["command"] if argv is None else shlex.join(argv),
-                argv=argv,
-                shell="powershell" if powershell else None,
+                kind=raw["type"],
                 source=self.source,
                 path=self.path,
                 pointer=where,
-                fingerprint=content,
+                fingerprint=fingerprint(event.name, matcher.source, raw),
                 timeout=float(raw["timeout"]) if "timeout" in raw else None,
-                is_async=raw.get("async", False),
-                async_rewake=raw.get("asyncRewake", False),
                 status_message=raw.get("statusMessage"),
                 description=raw.get("description"),
                 plugin=self.plugin,
@@ -226,8 +203,19 @@ class _Reader:
                 group_pointer=group,
                 condition=_condition(event, if_rule),
                 if_rule=if_rule,
+                **read,
             )
         )
+
+
+def _label(raw: Any) -> str | None:
+    """What names an entry that could not be read (its command, URL or prompt), if anything."""
+    if not isinstance(raw, Mapping):
+        return None
+    for key in ("command", "url", "prompt"):
+        if isinstance(raw.get(key), str):
+            return str(raw[key])
+    return None
 
 
 def _condition(event: Event, if_rule: str | None) -> Callable[[p.HookInput], bool] | None:
@@ -241,41 +229,32 @@ def _condition(event: Event, if_rule: str | None) -> Callable[[p.HookInput], boo
     return lambda payload: of_event(payload) and holds(payload)
 
 
-def _handler_error(raw: Any) -> tuple[str, str, DiagnosticCode] | None:
-    """The first thing wrong with a handler entry, as (field, message, code)."""
+def _read_handler(raw: Any, event: Event) -> handler_types.Fields | handler_types.FieldError:
+    """A handler entry's own fields for its `HookHandler`, or the first thing wrong with it as
+    (field, message, code): the common fields here, the rest by its type."""
     if not isinstance(raw, Mapping):
         return "", f"a hook must be an object, not {kind_of(raw)}", "handlerNotObject"
-    kind = raw.get("type")
-    if kind != "command":
-        if kind in ("http", "prompt", "agent", "mcp_tool"):
-            message = f'hook type "{kind}" is not supported; only "command" hooks run'
+    name = raw.get("type")
+    kind = handler_types.TYPES.get(name) if isinstance(name, str) else None
+    if kind is None:
+        if name in handler_types.NOT_SUPPORTED:
+            message = f'hook type "{name}" is not supported; the hook was skipped'
             return "type", message, "unsupportedType"
-        return "type", '"type" must be "command"', "typeNotCommand"
-    command = raw.get("command")
-    if not isinstance(command, str) or not command.strip():
-        return "command", '"command" must be a non-empty string', "commandEmpty"
+        known = ", ".join(f'"{known}"' for known in handler_types.TYPES)
+        return "type", f'"type" must be one of {known}', "unknownType"
     timeout = raw.get("timeout")
     if "timeout" in raw and (
         isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
     ):
         return "timeout", '"timeout" must be a positive number of seconds', "invalidTimeout"
-    for flag in ("async", "asyncRewake"):
-        if flag in raw and not isinstance(raw[flag], bool):
-            return flag, f'"{flag}" must be true or false', "notBoolean"
-    for text in ("statusMessage", "description"):
+    for text in ("statusMessage", "description", "if"):
         if text in raw and not isinstance(raw[text], str):
             return text, f'"{text}" must be a string', "notString"
-    args = raw.get("args")
-    if "args" in raw and (not isinstance(args, list) or not all(isinstance(a, str) for a in args)):
-        return "args", '"args" must be a list of strings', "notStringList"
-    # Shell form runs under `sh -c` (Claude Code's "bash" on Linux and macOS) or PowerShell;
-    # exec form has no shell, so there `shell` is ignored, as in Claude Code.
-    if "shell" in raw and raw["shell"] not in SHELLS and "args" not in raw:
-        message = f'"shell" must be "bash" or "powershell", not {json.dumps(raw["shell"])}'
-        return "shell", message, "unsupportedField"
-    if "if" in raw and not isinstance(raw["if"], str):
-        return "if", '"if" must be a string', "notString"
-    return None
+    read = kind.read(raw)
+    if isinstance(read, dict) and kind.events is not None and event not in kind.events:
+        message = f'a "{kind.name}" hook does not run on {event.name}: the hook was skipped'
+        return "type", message, "typeNotForThisEvent"
+    return read
 
 
 def _suggest(name: str) -> str | None:
