@@ -2,11 +2,17 @@
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
+
 from tests.hooks_doc import hooks_doc
+from tests.processes import alive
 from tests.workspace import write_json
 from wavehost import paths
 
@@ -29,7 +35,7 @@ def test_hooks_list_json_shows_hooks_by_source_with_diagnostics(home, project) -
     document["hooks"]["Nope"] = []
     write_json(paths.project_settings(project), document)
     result = wavehost("hooks", "list", "--project", str(project), "--json", home=home)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # a file has a problem: listed all the same
     listing = json.loads(result.stdout)
     assert listing["project"] == {"dir": str(project), "name": "project", "home": str(home)}
     assert [(h["source"], h["event"], h["command"]) for h in listing["hooks"]] == [
@@ -276,7 +282,7 @@ def test_chat_resuming_an_unknown_session_is_a_one_line_error(home, project) -> 
         "chat", "--cwd", str(project), "--resume", "no-such-session", "-p", "hi",
         *_scripted(home), home=home,
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2  # a wrong call, as the README says of an unknown folder
     assert "Traceback" not in done.stderr
     [line] = done.stderr.strip().splitlines()
     assert line.startswith("wavehost: no saved session 'no-such-session'")
@@ -292,3 +298,187 @@ def test_chat_resuming_a_corrupt_transcript_is_a_one_line_error(home, project) -
         assert "Traceback" not in done.stderr
         [line] = done.stderr.strip().splitlines()
         assert line.startswith(f"wavehost: cannot read the saved session 'broken' ({saved}):")
+
+
+# A trailing comma on line 3, after column 56: Python's decoder notices it one column later.
+BROKEN = (
+    '{"hooks": {\n  "Stop": [\n    {"hooks": [{"type": "command", "command": "echo hi"},]}\n'
+    "  ]\n}}\n"
+)
+
+
+def test_a_syntax_error_is_told_the_same_in_its_files_row_and_in_problems(home, project) -> None:
+    settings = paths.project_settings(project)
+    settings.write_text(BROKEN)
+    fix = "invalid JSON at line 3, column 57: a comma before the closing bracket (remove it)"
+    listing = json.loads(
+        wavehost("hooks", "list", "--project", str(project), "--json", home=home).stdout
+    )
+    [row] = [f for f in listing["configFiles"] if f["path"] == str(settings)]
+    [problem] = listing["diagnostics"]
+    assert row["error"] == problem["message"] == fix
+    text = wavehost("hooks", "list", "--project", str(project), home=home).stdout
+    assert f"file: {settings}  [error: {fix}]" in text
+    assert f"  {settings}: {fix}" in text
+
+
+def test_hooks_list_exits_1_when_a_file_has_a_problem_and_still_lists_everything(
+    home, project
+) -> None:
+    write_json(paths.user_settings(home), hooks_doc("Stop", "echo user-hook"))
+    clean = wavehost("hooks", "list", "--project", str(project), home=home)
+    assert (clean.returncode, clean.stderr) == (0, "")
+    paths.project_settings(project).write_text(BROKEN)
+    for form in ([], ["--json"]):
+        listed = wavehost("hooks", "list", "--project", str(project), *form, home=home)
+        assert listed.returncode == 1, form
+        assert "echo user-hook" in listed.stdout
+        assert "invalid JSON at line 3" in listed.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (BROKEN.encode(), "invalid JSON at line 3, column 57"),
+        (b'{"hooks": {"Stop": "\xff"}}', "cannot read: not UTF-8 text"),
+    ],
+    ids=["does not parse", "cannot be read"],
+)
+def test_hooks_run_fails_closed_on_a_broken_settings_file_after_running_the_other_hooks(
+    home, project, tmp_path, content, problem
+) -> None:
+    ran = tmp_path / "user-hook-ran"
+    write_json(paths.user_settings(home), hooks_doc("Stop", f"touch {ran}"))
+    settings = paths.project_settings(project)
+    settings.write_bytes(content)
+    result = wavehost("hooks", "run", "Stop", "--project", str(project), home=home, stdin="{}")
+    assert ran.exists()  # the other file's hook ran, as in a session
+    outcome = json.loads(result.stdout)
+    assert [r["command"] for r in outcome["runs"]] == [f"touch {ran}"]
+    assert outcome["blocked"] is False
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"wavehost: {settings}: {problem}")
+    assert line.endswith("its hooks did not run")
+
+
+def test_hooks_run_of_one_dialect_is_not_failed_by_another_dialects_broken_file(
+    home, project
+) -> None:
+    paths.project_settings(project).write_text(BROKEN)  # a Wave file
+    result = wavehost(
+        "hooks", "run", "--dialect", "copilot", "agentStop", "--project", str(project),
+        home=home, stdin="{}",
+    )  # fmt: skip
+    assert result.returncode == 0
+    assert result.stderr.startswith("wavehost: warning: ")  # said, as every problem is
+
+
+def test_ctrl_c_while_a_hook_runs_ends_the_hooks_process_tree_and_says_one_line(
+    home, project, tmp_path
+) -> None:
+    hook_pid, child_pid = tmp_path / "hook.pid", tmp_path / "child.pid"
+    hook = f"sleep 300 & echo $! > {child_pid}; echo $$ > {hook_pid}; wait"
+    write_json(paths.project_settings(project), hooks_doc("UserPromptSubmit", hook))
+    chat = subprocess.Popen(
+        [sys.executable, "-m", "wavehost", "chat", "--cwd", str(project), "-p", "hi",
+         *_scripted(home)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "HOME": str(home)},
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 90
+        while not (hook_pid.exists() and hook_pid.read_text().strip()):
+            assert chat.poll() is None, chat.communicate()
+            assert time.monotonic() < deadline, "the hook never started"
+            time.sleep(0.05)
+        pids = [int(hook_pid.read_text()), int(child_pid.read_text())]
+        assert all(alive(pid) for pid in pids)
+        chat.send_signal(signal.SIGINT)  # Ctrl-C (to wavehost alone: the hook is its business)
+        out, err = chat.communicate(timeout=60)
+    finally:
+        chat.kill()
+    assert (chat.returncode, out, err) == (130, "", "wavehost: interrupted\n")
+    assert not any(alive(pid) for pid in pids)
+
+
+def _closed_pipe() -> int:
+    """The writing end of a pipe whose reader is gone: every write fails with EPIPE."""
+    read, write = os.pipe()
+    os.close(read)
+    return write
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["hooks", "list", "--json"], ["hooks", "run", "Stop"], ["protocol-schema"]],
+    ids=lambda args: " ".join(args),
+)
+def test_output_into_a_pipe_nobody_reads_is_exit_141_without_a_traceback(
+    home, project, args
+) -> None:
+    write_json(paths.project_settings(project), hooks_doc("Stop", "true"))
+    where = ["--project", str(project)] if args[0] == "hooks" else []
+    write = _closed_pipe()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "wavehost", *args, *where],
+            input="{}", stdout=write, stderr=subprocess.PIPE, text=True, timeout=60,
+            env={**os.environ, "HOME": str(home)}, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def _refusing_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (it was free a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("provider", "variable", "key"),
+    [("anthropic", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"),
+     ("openai", "OPENAI_BASE_URL", "OPENAI_API_KEY")],
+)  # fmt: skip
+def test_a_refused_connection_names_the_address_and_the_variable_once_on_stderr(
+    home, project, provider, variable, key
+) -> None:
+    url = f"http://127.0.0.1:{_refusing_port()}"
+    env = {**os.environ, "HOME": str(home), variable: url, key: "test"}
+    for name in {"WAVE_PROVIDER", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"} - {key}:
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "-m", "wavehost", "chat", "--cwd", str(project), "-p", "hi",
+         "--provider", provider],
+        capture_output=True, text=True, timeout=120, env=env, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    [line] = done.stderr.strip().splitlines()
+    assert f"cannot connect to {url} ({variable}): Connection refused" in line
+
+
+def test_a_project_that_is_a_file_is_said_to_be_no_folder(home, tmp_path) -> None:
+    file = tmp_path / "notes.txt"
+    file.write_text("x")
+    done = wavehost("hooks", "list", "--project", str(file), home=home)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert (
+        done.stderr
+        == f"wavehost: {file} is a file, not a folder (give --project the project folder)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["hooks", "ruin"], ["chat"], ["web", "--port"], ["hooks", "run"], ["--log-level", "LOUD"]],
+    ids=" ".join,
+)
+def test_a_wrong_call_is_one_line_naming_the_help_not_the_usage_block(home, args) -> None:
+    done = wavehost(*args, home=home)
+    assert (done.returncode, done.stdout) == (2, "")
+    [line] = done.stderr.splitlines()
+    assert line.startswith("wavehost: ")
+    assert line.endswith("--help`")

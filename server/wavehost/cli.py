@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from wavehost import __version__, paths
 
@@ -19,10 +19,14 @@ SOURCE_TITLES = {"user": "User hooks", "project": "Project hooks", "plugin": "Pl
 DIALECT_TITLES = {"wave": "Wave", "copilot": "Copilot CLI", "snow": "Snow CLI"}
 # `hooks run`'s exit status when the outcome blocks; 2 is every command's "could not run".
 BLOCKED = 3
+COULD_NOT_RUN = 2
+LIST_PROBLEMS = 1  # `hooks list`: a config file has a problem (the listing is printed all the same)
 HOOKS_RUN_STATUS = (
     "Exit status: 0 when the hooks ran and nothing blocks; 3 when the outcome blocks "
     '("blocked": true: the tool call, prompt or stop is refused); 2 when wavehost could not '
-    "run them (arguments, project folder or payload)."
+    "run them (arguments, project folder or payload), or not all of them: a settings file "
+    "that does not parse or cannot be read (the other files' hooks run, and their outcome is "
+    "printed)."
 )
 
 
@@ -30,8 +34,21 @@ class UsageError(Exception):
     """wavehost was called wrongly: one line on stderr saying how to call it, exit status 2."""
 
 
+INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
+PIPE_CLOSED = 141  # what a process killed by SIGPIPE reports
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a wrong call is one line (what is wrong, where the help is), not the usage
+    block: the same shape as every other error of the command line."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("wavehost").strip()
+        raise UsageError(f"{command + ': ' if command else ''}{message}; see `{self.prog} --help`")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="wavehost", description=__doc__)
+    parser = _Parser(prog="wavehost", description=__doc__)
     parser.add_argument("--version", action="version", version=f"wavehost {__version__}")
     parser.add_argument(
         "--log-level",
@@ -170,23 +187,38 @@ def _chat_parser(commands: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    logging.basicConfig(
-        level=args.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-    )
     try:
+        args = _parser().parse_args(argv)
+        logging.basicConfig(
+            level=args.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+        )
         status = _command(args)
         if not sys.stdout.closed:  # (serve's server closes it when it exits)
             sys.stdout.flush()  # here, where a closed pipe can still be handled
         return status
     except UsageError as err:
         print(f"wavehost: {err}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        # The reader stopped reading (`wavehost hooks list | head`): nothing more to say. Python
-        # must not try to flush the rest into the closed pipe as it exits.
+        return COULD_NOT_RUN
+    except KeyboardInterrupt:
+        # Ctrl-C: the command's own clean-up has run (the cancelled tasks ended their hooks'
+        # process trees); one line says why it stopped, as a shell would.
+        print("wavehost: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BaseException as err:
+        if not _only(err, BrokenPipeError):
+            raise
+        # The reader stopped reading (`wavehost hooks list | head`): nothing more to say, also
+        # when a task group wrapped the error. Python must not try to flush the rest into the
+        # closed pipe as it exits.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141  # what a process killed by SIGPIPE reports
+        return PIPE_CLOSED
+
+
+def _only(err: BaseException, kind: type[BaseException]) -> bool:
+    """Whether `err` is `kind`, or a group (of groups) of nothing else."""
+    if isinstance(err, BaseExceptionGroup):
+        return all(_only(inner, kind) for inner in err.exceptions)
+    return isinstance(err, kind)
 
 
 def _command(args: argparse.Namespace) -> int:
@@ -230,9 +262,11 @@ def _command(args: argparse.Namespace) -> int:
 
 def _folder(path: Path, what: str, option: str) -> Path:
     resolved = path.expanduser().resolve()
-    if not resolved.is_dir():
-        raise UsageError(f"no such {what}: {path} (give {option} an existing folder)")
-    return resolved
+    if resolved.is_dir():
+        return resolved
+    if resolved.exists():
+        raise UsageError(f"{path} is a file, not a folder (give {option} the {what})")
+    raise UsageError(f"no such {what}: {path} (give {option} an existing folder)")
 
 
 def _port(text: str, where: str) -> int:
@@ -271,9 +305,11 @@ def _list(project: Path, *, as_json: bool) -> int:
     from wavehost.settings.listing import listing_of
 
     result = HooksListResult.of(listing_of(load_hook_config(project), project))
+    # A problem in any file is a failure a script can see: the listing is printed all the same.
+    status = LIST_PROBLEMS if result.diagnostics else 0
     if as_json:
         print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
-        return 0
+        return status
     print(f"Project: {result.project.name} ({result.project.dir})")
     for source, title in SOURCE_TITLES.items():
         hooks = [h for h in result.hooks if h.source == source]
@@ -301,7 +337,7 @@ def _list(project: Path, *, as_json: bool) -> int:
         for problem in result.diagnostics:
             where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
             print(f"  {where}: {problem.message}")
-    return 0
+    return status
 
 
 def _payload(event_name: str, project: Path, text: str) -> dict[str, Any]:
@@ -346,12 +382,21 @@ async def _run(name: str, project: Path, dialect_name: str | None, payload_only:
     except ValueError as err:  # not JSON, or not an object
         raise UsageError(f"invalid {name} payload on stdin: {err}") from err
     config = load_hook_config(project)
-    for problem in config.diagnostics:
-        where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
-        print(f"wavehost: warning: {where}: {problem.message}", file=sys.stderr)
     if dialect_name is not None:  # only that dialect's hooks under that very name
         kept = (h for h in config.handlers if h.dialect == dialect.name and h.event_name == name)
         config = replace(config, handlers=tuple(kept))
+    # A file whose hooks could not be read fails the run (after the others' hooks ran, as in a
+    # session): a CI guard must not pass because its own configuration is broken.
+    unusable = {
+        str(f.path): f.error
+        for f in config.files
+        if f.error and (dialect_name is None or f.dialect == dialect.name)
+    }
+    for problem in config.diagnostics:
+        if problem.path in unusable and problem.pointer is None:
+            continue  # said last, as the reason for the exit status
+        where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
+        print(f"wavehost: warning: {where}: {problem.message}", file=sys.stderr)
     engine = HookEngine(config)
     if payload_only:
         for handler in engine.matching(event, subject_of(payload), payload):
@@ -367,5 +412,9 @@ async def _run(name: str, project: Path, dialect_name: str | None, payload_only:
     context = HookContext(cwd=Path(payload.cwd), project_dir=project)
     async with BackgroundHooks(report_rewake) as background:
         outcome = await engine.dispatch(payload, context, background)
-        print(json.dumps(outcome.to_wire(), indent=2, ensure_ascii=False), flush=True)
+    print(json.dumps(outcome.to_wire(), indent=2, ensure_ascii=False), flush=True)
+    for path, error in unusable.items():
+        print(f"wavehost: {path}: {error}; its hooks did not run", file=sys.stderr)
+    if unusable:
+        return COULD_NOT_RUN
     return BLOCKED if outcome.blocked else 0

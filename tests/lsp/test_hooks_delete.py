@@ -213,7 +213,8 @@ async def test_broken_json_is_malformed_config_and_left_as_is(workspace: Workspa
         data = await _refused(client, hook_id)
 
     assert data["reason"] == "malformedConfig"
-    assert "line 3" in data["message"]
+    # Where the fix goes (the line after "opus"), as the list's Problems says it.
+    assert "line 2, column 20: a comma is missing after this value" in data["message"]
     assert settings.read_text() == broken
 
 

@@ -2,6 +2,9 @@
 
 import json
 import os
+import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -188,3 +191,27 @@ async def test_copilot_and_snow_hook_files_run_in_chat_p(home: Path, project: Pa
     assert not (project / "x.txt").exists()
     assert "no writes in CI" in err
     assert code in (0, 1)
+
+
+def test_the_demo_readmes_headless_run_does_what_its_reply_says(home: Path, tmp_path: Path) -> None:
+    """The demo project's README gives the headless run and its permission mode: the reply's
+    claims (the Bash call refused, PLAN.md written) hold for that command."""
+    demo = Path(__file__).resolve().parents[2] / "examples" / "demo-project"
+    [line] = [
+        x for x in (demo / "README.md").read_text().splitlines() if x.startswith("wavehost chat")
+    ]
+    project = tmp_path / "demo-project"
+    shutil.copytree(demo, project)
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("WAVE_", "ANTHROPIC_", "OPENAI_"))
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "wavehost", *shlex.split(line)[1:]],
+        cwd=project, env={**env, "HOME": str(home)}, capture_output=True, text=True,
+        timeout=PROCESS_TIMEOUT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "`PLAN.md` was written" in done.stdout
+    assert (project / "PLAN.md").read_text().startswith("# Plan")
+    assert "wavehost: Bash was not done: PreToolUse:Bash hook error:" in done.stderr
+    assert "Write was not done" not in done.stderr

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.jsonerror import locate
 from wavehost.hooks.safe_read import JsonRead, read_json
 
 if TYPE_CHECKING:
@@ -221,13 +220,10 @@ def _file_problem(read: JsonRead, error: str) -> Diagnostic:
     """Why a file cannot be used, with a code; a syntax error at the line that needs the fix."""
     path = str(read.path)
     problem = read.problem
-    if problem is not None and problem.kind == "syntax" and read.text is not None:
-        try:
-            json.loads(read.text)
-        except json.JSONDecodeError as err:
-            found = locate(read.text, err)
-            args = {"line": str(found.line), "column": str(found.column), "detail": found.detail}
-            return Diagnostic(path, None, found.message, found.code, args)
+    if problem is not None and problem.syntax is not None:
+        found = problem.syntax
+        args = {"line": str(found.line), "column": str(found.column), "detail": found.detail}
+        return Diagnostic(path, None, found.message, found.code, args)
     if problem is None:  # readable JSON of the wrong shape
         return Diagnostic(path, None, error, "notAnObject")
     return Diagnostic(path, None, error, "cannotRead", {"reason": error})

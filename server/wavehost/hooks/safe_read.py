@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from wavehost.hooks.jsonerror import JsonSyntax, locate
 from wavehost.hooks.jsonpointer import pointer_join
 
 MAX_CONFIG_BYTES = 5 * 1024 * 1024
@@ -57,6 +58,7 @@ class UnsafeFileError(OSError):
 class Problem:
     kind: ProblemKind
     message: str
+    syntax: JsonSyntax | None = None  # kind "syntax": where it is
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +156,11 @@ def _encoding_of(data: bytes) -> tuple[bytes, str]:
 
 
 class InvalidJsonError(ValueError):
-    def __init__(self, kind: ProblemKind, message: str) -> None:
+    def __init__(self, kind: ProblemKind, message: str, syntax: JsonSyntax | None = None) -> None:
         super().__init__(message)
         self.kind: ProblemKind = kind
         self.message = message
+        self.syntax = syntax  # kind "syntax": where, at the line that needs the fix
 
 
 def parse(text: str, *, max_depth: int = MAX_DEPTH) -> tuple[Any, tuple[ReadWarning, ...]]:
@@ -177,9 +180,9 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH) -> tuple[Any, tuple[ReadWarn
     try:
         document = json.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as err:
-        raise InvalidJsonError(
-            "syntax", f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}"
-        ) from err
+        # Said once, where the fix goes: the file's row and its Problems entry tell the same.
+        found = locate(text, err)
+        raise InvalidJsonError("syntax", found.message, found) from err
     except RecursionError as err:
         raise InvalidJsonError("depth", _too_deep(max_depth)) from err
     # Only a text with enough brackets can be too deep: most files skip the walk.
@@ -224,7 +227,7 @@ def read_json(path: Path, *, limit: int = MAX_CONFIG_BYTES) -> JsonRead:
     try:
         document, warnings = parse(text)
     except InvalidJsonError as err:
-        return dataclasses.replace(read, problem=Problem(err.kind, err.message))
+        return dataclasses.replace(read, problem=Problem(err.kind, err.message, err.syntax))
     return dataclasses.replace(read, document=document, warnings=warnings)
 
 

@@ -27,6 +27,7 @@ from wavehost.session.providers import ProviderError, chat_settings, choose, mak
 OutputFormat = Literal["text", "json"]
 WAKE_ROUNDS = 8  # wake-up turns a one-shot run still takes after its prompt's turn
 ENTRYPOINT = "sdk-cli"  # $CLAUDE_CODE_ENTRYPOINT, as Claude Code's own `-p`
+WRONG_CALL = 2  # the command line's status for a call that cannot work as given
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ async def run_headless(run: HeadlessRun, out: TextIO = sys.stdout, err: TextIO =
         if run.output_format == "json":  # a script reading stdout learns it failed, and why
             failed = {"result": str(problem), "session_id": None, "transcript_path": None}
             print(json.dumps({**failed, "is_error": True, "messages": []}), file=out, flush=True)
-        return 1
+        # An id that names no saved session is a wrong call (2), like an unknown folder.
+        return WRONG_CALL if isinstance(problem, transcript.SessionNotFoundError) else 1
     config = SessionConfig(
         root=root, provider=provider, permission_mode=run.permission_mode, entrypoint=ENTRYPOINT
     )
@@ -72,9 +74,11 @@ async def run_headless(run: HeadlessRun, out: TextIO = sys.stdout, err: TextIO =
             await session.wait_idle()
         turn = session.messages[start:]
         replies = [m for m in turn if isinstance(m, AssistantMessage)]
+        said: set[str] = set()
         for notice in (n for m in replies for n in m.notices()):
             origin = f" ({notice.event})" if notice.event else ""
             print(f"wavehost: {notice.level}{origin}: {notice.text}", file=err)
+            said.add(notice.text)
         # Refused and failed tool calls: else a user only sees that nothing was written.
         for tool in (t for m in replies for t in m.tools() if t.error is not None):
             reason = (tool.error or "").strip().splitlines() or [""]
@@ -91,6 +95,9 @@ async def run_headless(run: HeadlessRun, out: TextIO = sys.stdout, err: TextIO =
                 "messages": [m.to_wire() for m in session.messages],
             }
             print(json.dumps(document, ensure_ascii=False), file=out, flush=True)
-        else:
+        elif not is_error:
             print(result, file=out, flush=True)
+        # A failed turn's reason goes to stderr, once (its error notice said it, or this line).
+        if is_error and run.output_format == "text" and result not in said:
+            print(f"wavehost: error: {result}", file=err)
     return 1 if is_error else 0

@@ -4,11 +4,18 @@ The SDK reads `ANTHROPIC_API_KEY` and `ANTHROPIC_BASE_URL` itself. It is importe
 it takes over a second to import, which a session on another provider should not pay.
 """
 
+import os
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from wavehost.session.messages import ModelAssistant, ModelMessage, ModelToolResult, ToolCall
-from wavehost.session.providers.base import ModelRequest, ProviderError, StreamEvent, TextDelta
+from wavehost.session.providers.base import (
+    ModelRequest,
+    ProviderError,
+    StreamEvent,
+    TextDelta,
+    unreachable,
+)
 
 
 def wire_messages(messages: Sequence[ModelMessage]) -> list[dict[str, Any]]:
@@ -77,5 +84,8 @@ class AnthropicProvider:
                         block = event.content_block
                         if block.type == "tool_use":
                             yield ToolCall(block.id, block.name, dict(block.input))
+        except self._sdk.APIConnectionError as err:
+            url = self._client.base_url
+            raise unreachable("anthropic", url, "ANTHROPIC_BASE_URL", err, os.environ) from err
         except (self._sdk.AnthropicError, ValueError) as err:  # ValueError: bad tool JSON
             raise ProviderError(f"anthropic: {err}") from err

@@ -6,7 +6,8 @@ SDK raised, so the loop has one thing to catch.
 """
 
 import json
-from collections.abc import AsyncGenerator, Sequence
+import os
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -41,6 +42,30 @@ StreamEvent = TextDelta | ToolCall
 
 class ProviderError(Exception):
     """The model could not be reached or answered with an error; the message says which."""
+
+
+def unreachable(
+    provider: str, url: object, variable: str, err: BaseException, env: Mapping[str, str]
+) -> ProviderError:
+    """A connection that failed, said with where it went and what chose that address: the fix is
+    most often that variable."""
+    chosen_by = variable if env.get(variable) else f"the default; {variable} sets another"
+    return ProviderError(f"{provider}: cannot connect to {url} ({chosen_by}): {_reason(err)}")
+
+
+def _reason(err: BaseException) -> str:
+    """The innermost cause's words (`Connection refused`), not the SDK's `Connection error.`"""
+    reason = str(err)
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and cause.errno is not None:
+            # A resolver error's number is negative: its own words then (name not known).
+            return os.strerror(cause.errno) if cause.errno > 0 else str(cause.strerror)
+        reason = str(cause) or reason
+        cause = cause.__cause__ or cause.__context__
+    return reason
 
 
 class Provider(Protocol):

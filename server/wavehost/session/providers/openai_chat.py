@@ -6,6 +6,7 @@ by the call's index: they are assembled here and handed over once the stream end
 """
 
 import json
+import os
 import uuid
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from wavehost.session.providers.base import (
     StreamEvent,
     TextDelta,
     parse_arguments,
+    unreachable,
 )
 
 
@@ -96,6 +98,9 @@ class OpenAIProvider:
                             if piece.function is not None:
                                 call.name = call.name or piece.function.name or ""
                                 call.arguments += piece.function.arguments or ""
+        except self._sdk.APIConnectionError as err:
+            url = self._client.base_url
+            raise unreachable("openai", url, "OPENAI_BASE_URL", err, os.environ) from err
         except self._sdk.OpenAIError as err:
             raise ProviderError(f"openai: {err}") from err
         for index in sorted(calls):
