@@ -16,7 +16,12 @@ from wavehost import __version__, paths
 # start as fast as a bare pygls server.
 
 SOURCE_TITLES = {"user": "User hooks", "project": "Project hooks", "plugin": "Plugin hooks"}
-DIALECT_TITLES = {"wave": "Wave", "copilot": "Copilot CLI", "snow": "Snow CLI"}
+DIALECT_TITLES = {
+    "wave": "Wave",
+    "claude": "Claude Code",
+    "copilot": "Copilot CLI",
+    "snow": "Snow CLI",
+}
 # `hooks run`'s exit status when the outcome blocks; 2 is every command's "could not run".
 BLOCKED = 3
 COULD_NOT_RUN = 2

@@ -23,6 +23,22 @@ def local_settings(project_dir: Path) -> Path:
     return project_dir / WAVE_DIR / "settings.local.json"
 
 
+CLAUDE_DIR = ".claude"
+
+
+def claude_user_settings(home: Path | None = None) -> Path:
+    """Claude Code's own user settings, `~/.claude/settings.json`: its hooks run here too."""
+    return (home if home is not None else Path.home()) / CLAUDE_DIR / "settings.json"
+
+
+def claude_project_settings(project_dir: Path) -> Path:
+    return project_dir / CLAUDE_DIR / "settings.json"
+
+
+def claude_local_settings(project_dir: Path) -> Path:
+    return project_dir / CLAUDE_DIR / "settings.local.json"
+
+
 def plugins_dir(home: Path | None = None) -> Path:
     return wave_home(home) / "plugins"
 

@@ -209,8 +209,11 @@ def test_missing_files_are_listed_as_not_existing_without_diagnostics(home, proj
     config = load_hook_config(project)
     assert [(f.source, f.path, f.exists) for f in config.files] == [
         ("user", paths.user_settings(home), False),
+        ("user", paths.claude_user_settings(home), False),  # Claude Code's own, after Wave's
         ("project", paths.project_settings(project), False),
+        ("project", paths.claude_project_settings(project), False),
         ("project", paths.local_settings(project), False),
+        ("project", paths.claude_local_settings(project), False),
     ]
     assert config.diagnostics == ()
 

@@ -5,6 +5,7 @@ from lsprotocol import types
 from tests.hooks_doc import hook
 from tests.lsp.client import running_server
 from tests.workspace import Workspace
+from wavehost import paths
 
 
 def _all_sources(workspace: Workspace) -> None:
@@ -92,6 +93,30 @@ async def test_list_reports_bad_entries_as_diagnostics_and_keeps_the_rest(
     assert [h["command"] for h in result["hooks"]] == ["ok"]
     pointers = sorted(d["pointer"] for d in result["diagnostics"])
     assert pointers == ["/hooks/Stop/0/hooks/1/command", "/hooks/stop"]
+
+
+async def test_list_shows_claude_codes_own_files_under_their_own_format(
+    workspace: Workspace,
+) -> None:
+    user_file = paths.claude_user_settings(workspace.home)
+    local_file = paths.claude_local_settings(workspace.project)
+    workspace.write(user_file, {"hooks": {"Stop": [{"hooks": [hook("say done")]}]}})
+    workspace.write(local_file, {"hooks": {"PreToolUse": [{"hooks": [hook("guard")]}]}})
+    async with running_server(workspace) as client:
+        result = await client.list_hooks()
+
+    by_command = {h["command"]: h for h in result["hooks"]}
+    assert (by_command["say done"]["source"], by_command["say done"]["dialect"]) == (
+        "user",
+        "claude",
+    )
+    assert (by_command["guard"]["source"], by_command["guard"]["path"]) == (
+        "project",
+        str(local_file),
+    )
+    files = {f["path"]: f["dialect"] for f in result["configFiles"]}
+    assert files[str(user_file)] == files[str(local_file)] == "claude"
+    assert files[str(workspace.project_settings)] == "wave"
 
 
 async def test_untrusted_workspace_lists_project_hooks_marked_untrusted(

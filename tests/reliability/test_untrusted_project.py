@@ -110,7 +110,10 @@ def test_the_list_says_which_files_are_untrusted_and_what_they_would_have_change
         "hooks", "disableAllHooks", "enabledPlugins", "provider", "model", "script"
     ]  # fmt: skip
     assert (local.untrusted, local.ignored_settings) == (True, ["disableAllHooks", "model"])
-    assert wire.to_wire()["configFiles"][1]["ignoredSettings"] == project.ignored_settings
+    [on_the_wire] = [
+        f for f in wire.to_wire()["configFiles"] if f["path"] == str(workspace.project_settings)
+    ]
+    assert on_the_wire["ignoredSettings"] == project.ignored_settings
 
 
 async def test_an_untrusted_chat_runs_the_users_model_and_the_users_hooks(

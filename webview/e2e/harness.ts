@@ -28,7 +28,13 @@ export const AS_ROOT = process.getuid?.() === 0;
  * Where the server keeps settings files, asked of the server's own `wavehost.paths` (once), so the
  * tests never spell a location the server owns.
  */
-const LAYOUT: { userSettings: string; projectSettings: string; pluginHooks: string } = JSON.parse(
+const LAYOUT: {
+  userSettings: string;
+  projectSettings: string;
+  pluginHooks: string;
+  claudeUserSettings: string;
+  claudeProjectSettings: string;
+} = JSON.parse(
   execFileSync(
     PYTHON,
     [
@@ -42,6 +48,8 @@ const LAYOUT: { userSettings: string; projectSettings: string; pluginHooks: stri
         '  "userSettings": str(paths.user_settings(home)),',
         '  "projectSettings": str(paths.project_settings(project)),',
         '  "pluginHooks": str(paths.plugin_hooks_file(paths.plugins_dir(home) / "NAME")),',
+        '  "claudeUserSettings": str(paths.claude_user_settings(home)),',
+        '  "claudeProjectSettings": str(paths.claude_project_settings(project)),',
         "}))",
       ].join("\n"),
     ],
@@ -65,6 +73,13 @@ export class Workspace {
   }
   get projectSettings(): string {
     return this.project + LAYOUT.projectSettings.slice("/PROJECT".length);
+  }
+  /** Claude Code's own settings files, which wavehost runs too. */
+  get claudeUserSettings(): string {
+    return this.home + LAYOUT.claudeUserSettings.slice("/HOME".length);
+  }
+  get claudeProjectSettings(): string {
+    return this.project + LAYOUT.claudeProjectSettings.slice("/PROJECT".length);
   }
   pluginHooks(name: string): string {
     return this.home + LAYOUT.pluginHooks.slice("/HOME".length).replace("/NAME/", `/${name}/`);

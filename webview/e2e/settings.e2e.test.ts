@@ -300,6 +300,41 @@ describe("settings page: hooks tab", () => {
     expect(problems).toEqual([]);
   });
 
+  it("lists Claude Code's own .claude files under their own format chip, beside Wave's; Delete works on them", async () => {
+    ws = e2e.workspace();
+    ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("./wave-stop.sh")] }] }));
+    const claudeProject = ws.write(
+      ws.claudeProjectSettings,
+      hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("./claude-guard.sh"), command("./claude-audit.sh")] }] }),
+    );
+    ws.write(ws.claudeUserSettings, hooksFile({ Stop: [{ hooks: [command("say done")] }] }));
+    const { page, problems } = await openSettings("en-US");
+    expect(await page.getByTestId("count-user").innerText()).toBe("1");
+    expect(await page.getByTestId("count-project").innerText()).toBe("3");
+    const userRow = rows(page, "user").first();
+    await expect.poll(() => userRow.isVisible()).toBe(true);
+    expect(await userRow.getByTestId("dialect").innerText()).toBe("Format: Claude Code");
+    expect(await userRow.getByTestId("row-path").innerText()).toBe("~/.claude/settings.json");
+
+    await tab(page, "project").click();
+    const row = (text: string) => rows(page, "project").filter({ hasText: text });
+    await expect.poll(() => row("./claude-guard.sh").isVisible()).toBe(true);
+    expect(await row("./wave-stop.sh").getByTestId("dialect").innerText()).toBe("Format: Wave");
+    for (const text of ["./claude-guard.sh", "./claude-audit.sh"]) {
+      expect(await row(text).getByTestId("dialect").innerText()).toBe("Format: Claude Code");
+      expect(await row(text).getByTestId("row-path").innerText()).toBe(".claude/settings.json");
+      expect(await row(text).getAttribute("data-dialect")).toBe("claude");
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, "settings-claude-code-files.png"), fullPage: true });
+
+    await row("./claude-guard.sh").locator("[data-action=delete]").click();
+    expect(await page.getByTestId("delete-path").innerText()).toBe(claudeProject);
+    await page.getByTestId("delete-dialog").locator("[data-action=confirm]").click();
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2");
+    expect(JSON.parse(readFileSync(claudeProject, "utf8")).hooks.PreToolUse[0].hooks).toEqual([command("./claude-audit.sh")]);
+    expect(problems).toEqual([]);
+  });
+
   it("tells the user when wavehost goes away", async () => {
     ws = standardWorkspace();
     const { page } = await openSettings();

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 Source = Literal["programmatic", "plugin", "user", "project"]
 DialectName = Literal["wave", "copilot", "snow"]
 DIALECT_NAMES: tuple[DialectName, ...] = ("wave", "copilot", "snow")  # the documented order
+# Whose format a file is in: a dialect's own, or Claude Code's `.claude` files, which run as Wave's
+# (the same format and engine path; the settings page shows them under their own chip).
+FileFormat = Literal["wave", "claude", "copilot", "snow"]
 # How a hook runs: a process (`command`), or without one of ours — Claude Code's `http`,
 # `prompt`, `agent` and `mcp_tool`. Snow's `prompt` (ask the user) and `context` (static text) are
 # its own actions: each dialect reads its kinds (`hooks.dialects.wave.handler_types`).
@@ -96,6 +99,11 @@ class ConfigFile:
     untrusted: bool = False  # a project file of an untrusted workspace: listed, never applied
     ignored: tuple[str, ...] = ()  # the settings it sets that are not applied (untrusted)
     dialect: DialectName = "wave"
+    format: FileFormat | None = None  # when not its dialect's own (Claude Code's files)
+
+    @property
+    def file_format(self) -> FileFormat:
+        return self.format or self.dialect
 
 
 class HandlerSpec:
@@ -140,6 +148,7 @@ class HookHandler:
     cwd: str | None = None  # relative to the session root
     env: Mapping[str, str] | None = None  # literal values added to the environment
     disabled: bool = False  # listed, never run (Snow `enabled` not true)
+    format: FileFormat | None = None  # its file's, when not its dialect's own (`.claude` files)
     # Whether it fires for this payload at all (Copilot's postToolUse only after a success, …)
     condition: "Callable[[HookInput], bool] | None" = None
 
@@ -155,6 +164,11 @@ class HookHandler:
     def event_name(self) -> str:
         """The event as its file names it."""
         return self.key or self.event.name
+
+    @property
+    def file_format(self) -> FileFormat:
+        """Whose format its file is in."""
+        return self.format or self.dialect
 
 
 @dataclass(frozen=True)

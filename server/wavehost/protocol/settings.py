@@ -5,14 +5,14 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from wavehost.hooks.config import Diagnostic, DiagnosticCode
+from wavehost.hooks.config import Diagnostic, DiagnosticCode, FileFormat
 from wavehost.settings.errors import ErrorReason, SettingsError
 from wavehost.settings.listing import FileSource, HooksListing, ListedFile, ListedHook
 from wavehost.settings.prefill import Prefill
 from wavehost.wire import WireModel
 
 HookSource = FileSource
-HookDialect = Literal["wave", "copilot", "snow"]
+HookDialect = FileFormat
 
 
 class ProjectInfo(WireModel):
@@ -28,7 +28,11 @@ class ConfigFileEntry(WireModel):
     read_only: bool
     error: str | None = None
     plugin: str | None = None
-    dialect: HookDialect = Field(default="wave", description="Whose format the file is in")
+    dialect: HookDialect = Field(
+        default="wave",
+        description="Whose format the file is in (`claude`: Claude Code's own `.claude` files, "
+        "which run as Wave's)",
+    )
     untrusted: bool | None = Field(
         default=None,
         description="True: a project file of an untrusted workspace; it is listed, nothing in it "
@@ -50,7 +54,7 @@ class ConfigFileEntry(WireModel):
             read_only=file.read_only,
             error=file.error,
             plugin=file.plugin,
-            dialect=file.dialect,
+            dialect=file.file_format,
             untrusted=file.untrusted or None,
             ignored_settings=list(file.ignored) or None,
         )
@@ -113,7 +117,7 @@ class HookEntry(WireModel):
             status_message=handler.status_message,
             description=handler.description,
             plugin=handler.plugin,
-            dialect=handler.dialect,
+            dialect=handler.file_format,
             untrusted=handler.untrusted or None,
             disabled=handler.disabled or None,
         )

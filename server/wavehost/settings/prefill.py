@@ -57,5 +57,7 @@ def edit_hook_prompt(handler: HookHandler, english: bool) -> str:
 
 def _event(handler: HookHandler) -> str:
     """The event as its file names it, and whose format that is when not Wave's."""
-    dialect = {"copilot": "Copilot CLI", "snow": "Snow CLI"}.get(handler.dialect)
+    dialect = {"claude": "Claude Code", "copilot": "Copilot CLI", "snow": "Snow CLI"}.get(
+        handler.file_format
+    )
     return f"{handler.event_name} [{dialect}]" if dialect else handler.event_name

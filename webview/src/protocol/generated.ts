@@ -486,9 +486,9 @@ export interface ConfigFileEntry {
   error: string | null;
   plugin: string | null;
   /**
-   * Whose format the file is in
+   * Whose format the file is in (`claude`: Claude Code's own `.claude` files, which run as Wave's)
    */
-  dialect: "wave" | "copilot" | "snow";
+  dialect: "wave" | "claude" | "copilot" | "snow";
   /**
    * True: a project file of an untrusted workspace; it is listed, nothing in it is applied
    */
@@ -622,7 +622,7 @@ export interface HookEntry {
   /**
    * Whose format its file is in
    */
-  dialect: "wave" | "copilot" | "snow";
+  dialect: "wave" | "claude" | "copilot" | "snow";
   untrusted: boolean | null;
   /**
    * Listed but never run (a Snow action without `enabled: true`)

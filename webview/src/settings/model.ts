@@ -184,6 +184,7 @@ function byCatalogue([a, x]: [string, string], [b, y]: [string, string]): number
 /** Whose hook format a row's file is in, as the page names it. */
 export const DIALECT_NAMES: Record<HookEntry["dialect"], string> = {
   wave: "Wave",
+  claude: "Claude Code",
   copilot: "Copilot CLI",
   snow: "Snow CLI",
 };

@@ -24,6 +24,7 @@ from wavehost.hooks.config import (
     DiagnosticCode,
     DialectName,
     EntryRef,
+    FileFormat,
     HookHandler,
     Source,
     fingerprint,
@@ -34,7 +35,13 @@ from wavehost.hooks.dialects.wave.if_rules import parse_rule
 from wavehost.hooks.dialects.wave.matcher import WaveMatcher, compile_matcher
 from wavehost.hooks.jsonpointer import pointer_join
 from wavehost.hooks.safe_read import is_directory, read_json
-from wavehost.hooks.settings_files import SettingsFile, WaveSettings, kind_of, read_settings
+from wavehost.hooks.settings_files import (
+    DIALECTS_KEY,
+    SettingsFile,
+    WaveSettings,
+    kind_of,
+    read_settings,
+)
 
 
 def _ran(payload: p.HookInput) -> bool:
@@ -54,7 +61,6 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
 }
 # The events whose payload names a tool: the only ones a hook's `if` rule can be checked on.
 IF_EVENTS = (Event.PreToolUse, Event.PostToolUse, Event.PostToolUseFailure, Event.PermissionRequest)
-DIALECTS_KEY = "hookDialects"
 
 
 @dataclass
@@ -64,6 +70,7 @@ class _Reader:
     source: Source
     path: Path | None
     untrusted: bool = False
+    format: FileFormat | None = None  # "claude": one of Claude Code's own files
     plugin: str | None = None
     plugin_root: Path | None = None
     pointer_prefix: tuple[str, ...] = ("hooks",)
@@ -199,6 +206,7 @@ class _Reader:
                 plugin=self.plugin,
                 plugin_root=self.plugin_root,
                 untrusted=self.untrusted,
+                format=self.format,
                 key=event.name,
                 group_pointer=group,
                 condition=_condition(event, if_rule),
@@ -273,7 +281,8 @@ def _suggestion_text(suggestion: str | None) -> str:
 
 def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
     """The hooks a settings document at `path` defines, with the ids a list gives them."""
-    reader = _Reader(source, path)
+    claude = path.parent.name == paths.CLAUDE_DIR  # one of Claude Code's own files
+    reader = _Reader(source, path, format="claude" if claude else None)
     if isinstance(document, Mapping) and "hooks" in document:
         reader.read(document["hooks"])
     return reader.handlers
@@ -288,6 +297,7 @@ def _settings_file(file: SettingsFile) -> ConfigFile:
         error=file.error,
         untrusted=not file.trusted,
         ignored=file.ignored,
+        format="claude" if file.format == "claude" else None,
     )
 
 
@@ -325,7 +335,8 @@ def load(
         document = file.document
         if document is not None and "hooks" in document:
             # An untrusted project's hooks are read to be listed; they never run.
-            reader = _Reader(file.source, file.path, untrusted=not file.trusted)
+            claude: FileFormat | None = "claude" if file.format == "claude" else None
+            reader = _Reader(file.source, file.path, untrusted=not file.trusted, format=claude)
             reader.read(document["hooks"])
             readers.append(reader)
 
@@ -378,7 +389,8 @@ def _dialect_switches(settings: WaveSettings) -> tuple[frozenset[DialectName], l
         return frozenset(on), []
     user, setting = found[0]
     where = str(user.path)
-    others = [name for name in DIALECT_NAMES if name != "wave"]
+    # "claude" is read by `read_settings` (Claude Code's files run as Wave's): named here too
+    others = ["claude", *(name for name in DIALECT_NAMES if name != "wave")]
     if not isinstance(setting, Mapping):
         names = ", ".join(others)
         message = f'"{DIALECTS_KEY}" must be an object of dialect names ({names}) to true/false'
@@ -391,7 +403,7 @@ def _dialect_switches(settings: WaveSettings) -> tuple[frozenset[DialectName], l
             problems.append(Diagnostic(where, pointer, message))
         elif not isinstance(value, bool):
             problems.append(Diagnostic(where, pointer, f'"{name}" must be true or false'))
-        elif not value:
+        elif not value and name != "claude":
             on.discard(name)
     return frozenset(on), problems
 
