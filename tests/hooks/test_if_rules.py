@@ -74,6 +74,43 @@ def test_a_bash_rule_holds_as_in_claude_code(rule: str, command: str, holds: boo
     assert parse_rule(rule).holds(bash(command)) is holds
 
 
+# What Claude Code 2.1.197 started, per command, for the rules Specific `Bash(git push *)`,
+# Bare `Bash(git *)`, Exact `Bash(git)` and Legacy `Bash(git:*)` (real hooks under `claude -p`).
+SEEN_STARTING = {
+    "echo $(git log -1)": "SBEL",
+    "echo `date`": "SE",
+    "echo $(date)": "SE",
+    "echo $FOO": "SE",
+    "echo $1": "SE",
+    "echo $@": "SE",
+    "x=$(git push) ": "SBL",
+    "git push $REMOTE": "SBEL",
+    'git push "$R"': "SBEL",
+    "git push `date`": "SBEL",
+    "git status": "BL",
+    "echo ${HOME}": "SBEL",
+    "echo ${#HOME}": "SBEL",
+    "git push ${R}": "SBEL",
+    "$CMD push": "SBEL",
+    "echo hi > $(date)": "SBEL",
+    "echo $HOME": "",
+    'echo "$HOME"': "",
+    "echo '$HOME'": "",
+    "echo $((1+2))": "",
+    "FOO=$(date) ls": "",
+    "ls": "",
+}
+RULES = {"S": "Bash(git push *)", "B": "Bash(git *)", "E": "Bash(git)", "L": "Bash(git:*)"}
+
+
+@pytest.mark.parametrize(("command", "starting"), SEEN_STARTING.items())
+def test_a_command_known_only_when_it_runs_fails_open_unless_the_rule_is_a_bare_name(
+    command: str, starting: str
+) -> None:
+    started = {key for key, rule in RULES.items() if parse_rule(rule).holds(bash(command))}
+    assert started == set(starting)
+
+
 @pytest.mark.parametrize(
     ("rule", "payload", "holds"),
     [

@@ -8,8 +8,13 @@ call must match for the hook to start at all. Claude Code's semantics, as its ho
   simple commands — each side of `&&`, `||`, `;`, `|`, inside `( )`, `{ }`, `$( )` and backticks
   — each as its words with quotes resolved and leading `NAME=value` assignments dropped; the rule
   holds if any of them matches. A command that cannot be parsed, or uses what this reading does
-  not follow (loops, conditionals, functions, here-documents, `[[ ]]`, process substitution),
-  starts the hook: a guard must not be skipped because its command was unusual.
+  not follow (loops, conditionals, functions, here-documents, `[[ ]]`, process substitution,
+  `${…}`, a command name or redirect that is itself computed), starts the hook: a guard must not
+  be skipped because its command was unusual. A command whose words hold what cannot be resolved
+  without running it — `$( )`, backticks, a `$VAR` other than the shell's own (`$HOME`, `$PWD`,
+  `$?`, …) — starts the hook when the rule is more specific than a command name (`Bash(git
+  push *)` for `echo $(git log -1)`: Claude Code fails open); a bare name (`Bash(git *)`,
+  `Bash(git:*)`) still matches the commands read, those inside `$( )` included.
 - `Read` / `Edit` / `Write(…)`: the pattern against the whole `file_path`; `Glob` / `Grep(…)`:
   against the search `pattern`. Any other tool with a pattern: never.
 - Patterns: `*` is any run of characters (newlines too), `\\*` a literal `*`, `\\\\` a backslash;
@@ -127,14 +132,27 @@ def _matches_command(pattern: str, command: str) -> bool:
     return matches_wildcard(pattern, command)
 
 
+# A rule that names only a command (`git *`, `git*`, `git:*`): Claude Code matches it even when
+# the command has parts it cannot resolve (its words are still read).
+_BARE = re.compile(r"[^\s*?\[]+\s?\*")
+
+
+def _bare(pattern: str) -> bool:
+    if pattern.endswith(":*") and len(pattern) > 2:
+        return not any(c.isspace() for c in pattern[:-2])
+    return _BARE.fullmatch(pattern) is not None
+
+
 def _bash(pattern: str, tool_input: dict[str, Any]) -> bool:
     command = tool_input.get("command")
     if not isinstance(command, str):
         return False
-    commands = simple_commands(command)
-    if commands is None:
+    reading = read_command(command)
+    if reading is None:
         return True  # cannot tell: the hook runs
-    return any(_matches_command(pattern, c) for c in commands)
+    if reading.dynamic and not _bare(pattern):
+        return True  # what it really runs is known only when it runs: the hook runs
+    return any(_matches_command(pattern, c) for c in reading.commands)
 
 
 def _field(name: str) -> Callable[[str, dict[str, Any]], bool]:
@@ -189,53 +207,111 @@ def _parser() -> "Parser":
     return Parser(Language(tree_sitter_bash.language()))
 
 
+# The shell's own variables, which Claude Code resolves without running anything.
+KNOWN_VARIABLES = frozenset(
+    {
+        *("HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "PATH", "HOSTNAME", "UID", "EUID"),
+        *("PPID", "RANDOM", "SECONDS", "LINENO", "TMPDIR", "BASH_VERSION", "BASHPID", "SHLVL"),
+        *("HISTFILE", "IFS", "?", "$", "!", "#", "0", "-"),
+    }
+)
+_SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution", "expansion"})
+
+
+@dataclass(frozen=True, slots=True)
+class CommandReading:
+    commands: tuple[str, ...]  # each simple command, its words joined by spaces
+    dynamic: bool  # a word holds `$( )`, backticks or a `$VAR` known only when it runs
+
+
 @functools.lru_cache(maxsize=8)  # every `if` hook of one Bash call reads the same command
-def simple_commands(command: str) -> tuple[str, ...] | None:
-    """Each simple command of `command` as its words joined by spaces, or None if it cannot be
-    read (a syntax error, or a construct this reading does not follow)."""
+def read_command(command: str) -> CommandReading | None:
+    """`command` read as Claude Code reads it, or None if it cannot be (a syntax error, or a
+    construct this reading does not follow)."""
     tree = _parser().parse(command.encode("utf-8", "replace"))  # (a lone surrogate: "?")
     if tree.root_node.has_error:
         return None
+    reader = _Commands()
     try:
-        return tuple(_commands(tree.root_node))
+        return CommandReading(tuple(reader.read(tree.root_node)), reader.dynamic)
     except (_UnfollowedError, RecursionError):  # thousands of nested $( ): the hook runs
         return None
 
 
-def _commands(node: "Node") -> Iterator[str]:
-    kind = node.type
-    if kind in _CONTAINERS:
-        for child in node.children:
-            if child.type not in _IGNORED:
-                yield from _commands(child)
-    elif kind in _REDIRECTS or kind == "variable_assignment":  # `> $(cmd)`, `A=$(cmd)` alone
-        yield from _inner_commands(node)
-    elif kind in ("command", "declaration_command", "unset_command"):
-        words: list[str] = []
-        for child in node.children:
-            if child.type == "variable_assignment" and not words:
-                yield from _inner_commands(child)  # `A=$(cmd) git …` still runs cmd
-            elif child.type in _REDIRECTS:
-                yield from _inner_commands(child)
-            else:  # (a here-document or `<( )` among the words: `_inner_commands` gives up)
-                words.append(_text(child.children[0] if child.type == "command_name" else child))
-                yield from _inner_commands(child)
-        yield " ".join(words)
-    else:  # loops, conditionals, functions, here-documents, [[ ]], (( )) …
-        raise _UnfollowedError(kind)
+def simple_commands(command: str) -> tuple[str, ...] | None:
+    """Each simple command of `command` as its words joined by spaces, or None if it cannot be
+    read."""
+    reading = read_command(command)
+    return None if reading is None else reading.commands
 
 
-def _inner_commands(node: "Node") -> Iterator[str]:
-    """The commands of the `$( )` and backticks anywhere inside a word (or the node itself)."""
+class _Commands:
+    def __init__(self) -> None:
+        self.dynamic = False
+
+    def read(self, node: "Node") -> Iterator[str]:
+        kind = node.type
+        if kind in _CONTAINERS:
+            for child in node.children:
+                if child.type not in _IGNORED:
+                    yield from self.read(child)
+        elif kind == "variable_assignment":  # `A=$(cmd)` alone
+            yield from self.inner(node)
+        elif kind in _REDIRECTS:  # `> out`; `> $(cmd)`: a target known only when it runs
+            _static(node)
+            yield from self.inner(node)
+        elif kind in ("command", "declaration_command", "unset_command"):
+            words: list[str] = []
+            for child in node.children:
+                if child.type == "variable_assignment" and not words:
+                    yield from self.inner(child)  # `A=$(cmd) git …` still runs cmd
+                elif child.type in _REDIRECTS:
+                    _static(child)
+                    yield from self.inner(child)
+                elif child.type == "command_name":  # `$CMD push`: who knows what runs
+                    _static(child)
+                    words.append(_text(child.children[0]))
+                    yield from self.inner(child)
+                else:  # (a here-document or `<( )` among the words: `inner` gives up)
+                    words.append(_text(child))
+                    self.dynamic = self.dynamic or _dynamic(child)
+                    yield from self.inner(child)
+            yield " ".join(words)
+        else:  # loops, conditionals, functions, here-documents, [[ ]], (( )) …
+            raise _UnfollowedError(kind)
+
+    def inner(self, node: "Node") -> Iterator[str]:
+        """The commands of the `$( )` and backticks anywhere inside a word (or the node)."""
+        if node.type == "command_substitution":
+            for inner in node.children:
+                if inner.type not in ("$(", ")", "`", *_IGNORED):
+                    yield from self.read(inner)
+        elif node.type in ("process_substitution", "heredoc_redirect", "expansion"):
+            raise _UnfollowedError(node.type)  # (`${…}`: Claude Code does not follow it either)
+        else:
+            for child in node.children:
+                yield from self.inner(child)
+
+
+def _dynamic(node: "Node") -> bool:
+    """Whether a word holds what is known only when it runs: `$( )`, backticks, an unknown
+    `$VAR`."""
     if node.type == "command_substitution":
-        for inner in node.children:
-            if inner.type not in ("$(", ")", "`", *_IGNORED):
-                yield from _commands(inner)
-    elif node.type in ("process_substitution", "heredoc_redirect"):
+        return True
+    if node.type == "simple_expansion":
+        name = (node.text or b"").decode("utf-8", "replace")[1:]
+        return name not in KNOWN_VARIABLES
+    return any(_dynamic(child) for child in node.children)
+
+
+def _static(node: "Node") -> None:
+    """A command name or redirect target that is computed when it runs: unreadable."""
+    if _dynamic(node) or _has(node, _SUBSTITUTIONS):
         raise _UnfollowedError(node.type)
-    else:
-        for child in node.children:
-            yield from _inner_commands(child)
+
+
+def _has(node: "Node", kinds: frozenset[str]) -> bool:
+    return node.type in kinds or any(_has(child, kinds) for child in node.children)
 
 
 def _text(node: "Node") -> str:
