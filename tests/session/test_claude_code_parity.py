@@ -137,9 +137,7 @@ async def test_write_and_edit_responses_carry_claude_codes_fields(
     assert write["content"] == "fresh\n"
     assert write["originalFile"] is None
     assert write["userModified"] is False
-    assert write["structuredPatch"] == [
-        {"oldStart": 0, "oldLines": 0, "newStart": 1, "newLines": 1, "lines": ["+fresh"]}
-    ]
+    assert write["structuredPatch"] == []  # a created file has no patch (Claude Code 2.1.197)
     assert edit["success"] is True
     assert edit["filePath"] == str(target)
     assert edit["originalFile"] == "one\ntwo\nthree\n"

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 
 from tests.hooks_doc import hooks_for
 from tests.processes import TIMEOUT
@@ -32,20 +33,24 @@ def replies(index: int, body: dict[str, Any]) -> ScriptedTurn:
     return turn(f"reply {index}")
 
 
-async def test_after_8_consecutive_blocks_the_turn_ends_with_a_visible_notice(
+async def test_a_hook_that_always_blocks_gets_8_continuations_then_a_visible_notice(
     chat: ChatRunner, project: Path
 ) -> None:
+    """As Claude Code 2.1.197 counts it: the reason fed 8 times, 9 model calls, the 9th block
+    overridden."""
     log = project.parent / "stop.jsonl"
     result = await chat([], "loop", hooks=stop_hooks(log, ALWAYS_BLOCK), respond=replies)
 
-    assert len(result.llm.requests) == 8
-    assert [i["stop_hook_active"] for i in lines(log)] == [False] + [True] * 7
-    # The 8th block is overridden: its feedback is not fed to a model that is not asked again.
-    assert metas(result.messages) == ["again"] * 7
+    assert len(result.llm.requests) == 9
+    assert [i["stop_hook_active"] for i in lines(log)] == [False] + [True] * 8
+    # The 9th block is overridden: its feedback is not fed to a model that is not asked again.
+    assert metas(result.messages) == ["again"] * 8
     cap = [n for n in notices(result.messages) if n.level == "warning"]
-    assert [n.text for n in cap] == [block_cap_notice(8)]
+    assert [n.text for n in cap] == [block_cap_notice(9)]
     assert cap[0].text == (
-        "A hook blocked the turn from ending 8 consecutive times — overriding and ending turn."
+        "A hook blocked the turn from ending 9 consecutive times — overriding and ending turn. "
+        "For Stop/SubagentStop hooks, check stop_hook_active in the input and return success "
+        "while it's true. Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP to raise this limit."
     )
     assert cap[0] in list(result.messages[-1].notices())  # on the last reply, where users look
 
@@ -59,6 +64,17 @@ async def test_the_block_cap_is_configurable(chat: ChatRunner, project: Path) ->
         respond=replies,
         config={"stop_block_cap": 2},
     )
+
+    assert len(result.llm.requests) == 3
+    assert [n.text for n in notices(result.messages)] == [block_cap_notice(3)]
+
+
+async def test_the_block_cap_comes_from_claude_codes_variable(
+    chat: ChatRunner, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = project.parent / "stop.jsonl"
+    monkeypatch.setenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "1")
+    result = await chat([], "loop", hooks=stop_hooks(log, ALWAYS_BLOCK), respond=replies)
 
     assert len(result.llm.requests) == 2
     assert [n.text for n in notices(result.messages)] == [block_cap_notice(2)]
@@ -86,12 +102,12 @@ async def test_a_queued_user_message_ends_the_turn_and_the_loop_resumes_after_it
             await running.session.wait_idle()
 
     texts = running.llm.request_texts()
-    assert len(texts) == 4
+    assert len(texts) == 5
     assert "interjection" not in texts[0]
     assert "interjection" in texts[1]  # scenario 1: no restart; the queued message goes first
     assert "reply 1" in texts[2]  # scenarios 3 and 4: the loop resumes within that turn
-    assert [i["stop_hook_active"] for i in lines(log)] == [False, False, True, True]
-    assert [n.text for n in notices(running.messages)] == [block_cap_notice(3)]
+    assert [i["stop_hook_active"] for i in lines(log)] == [False, False, True, True, True]
+    assert [n.text for n in notices(running.messages)] == [block_cap_notice(4)]
 
 
 async def test_a_queued_background_notification_does_not_stop_a_restart(

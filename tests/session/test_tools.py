@@ -28,15 +28,7 @@ async def test_write_then_read_with_offset_and_limit(workspace: Workspace) -> No
         "type": "create",
         "content": "a\nb\nc\n",
         "originalFile": None,
-        "structuredPatch": [
-            {
-                "oldStart": 0,
-                "oldLines": 0,
-                "newStart": 1,
-                "newLines": 3,
-                "lines": ["+a", "+b", "+c"],
-            }
-        ],
+        "structuredPatch": [],
         "userModified": False,
     }
     read = await call(workspace, "Read", file_path="d/f.txt", offset=2, limit=2)

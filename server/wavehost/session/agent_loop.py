@@ -3,9 +3,10 @@
 The main agent and subagents share this loop. A Stop (SubagentStop) hook that blocks makes the
 actor go on with the hook's reason as an isMeta message and `stop_hook_active` true on the next
 Stop. Two things end a chain of blocks anyway: a user message waiting in the queue (it goes
-first; the loop resumes after it if the hook blocks again), and the block cap — after N
-consecutive blocks (Claude Code's 8 by default) the reply ends with a visible notice, so a hook
-that always blocks cannot keep a session busy forever.
+first; the loop resumes after it if the hook blocks again), and the block cap — as Claude Code
+counts it, N consecutive blocks make the reply go on N times (Claude Code's 8 by default: the
+reason fed 8 times, 9 model calls) and the next block is overridden with a visible notice, so a
+hook that always blocks cannot keep a session busy forever.
 
 Hooks of every dialect shape a call: its input may be rewritten before it runs (the permission
 check then sees the new input), its result replaced after; an AskUserQuestion call may be answered
@@ -24,9 +25,11 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
+
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import event_of
-from wavehost.hooks.outcome import NO_STDERR, Notice, Outcome
+from wavehost.hooks.outcome import NO_STDERR, Notice, Outcome, system_reminder
 from wavehost.session.actor import Actor
 from wavehost.session.hooks import Halted, SessionHooks
 from wavehost.session.messages import (
@@ -49,14 +52,18 @@ from wavehost.session.permissions import (
 from wavehost.session.providers.base import ModelRequest, Provider, TextDelta
 from wavehost.session.tools import ToolKind
 from wavehost.session.tools.ask import AskUserQuestion
+from wavehost.session.tools.files import modified_by_hook
 
 HALTED = "A hook stopped the turn before this tool call ran."
 
 
 def block_cap_notice(count: int) -> str:
+    """Claude Code's words when the block cap ends a turn (`count`: the blocks, the last one
+    overridden)."""
     return (
-        f"A hook blocked the turn from ending {count} consecutive times — "
-        "overriding and ending turn."
+        f"A hook blocked the turn from ending {count} consecutive times — overriding and ending "
+        "turn. For Stop/SubagentStop hooks, check stop_hook_active in the input and return "
+        "success while it's true. Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP to raise this limit."
     )
 
 
@@ -67,7 +74,7 @@ class LoopContext:
     hooks: SessionHooks
     provider: Provider
     permissions: Permissions
-    stop_block_cap: int  # 0: no cap
+    stop_block_cap: int  # how many consecutive Stop blocks make the reply go on (0: no cap)
     user_waiting: Callable[[], bool]  # a user message waits in the queue
     before_model_call: Callable[[Actor], Awaitable[None]]  # compaction, news; may raise Halted
     # A prompt action paused the reply: ask the user, whose answer is the actor's next message
@@ -149,7 +156,7 @@ class AgentLoop:
                 self.response = outcome.response
                 return
             blocks += 1
-            if cap and blocks >= cap:
+            if cap and blocks > cap:
                 self._apply(outcome, meta=False)  # the model is not asked again: no feedback
                 self.conversation.notice(
                     NoticeBlock(level="warning", text=block_cap_notice(blocks))
@@ -251,12 +258,23 @@ class AgentLoop:
         post = p.PostToolUseInput(
             **self._common(effort=True), **call, **done, result_text=block.model_text()
         )
-        self._replace_result(assistant, block, await self._dispatch(post))
+        after = await self._dispatch(post)
+        self._replace_result(assistant, block, after)
+        if after.runs and result.ok and tool.kind == "edit":
+            await self._tell_of_changes(block, result.response)
         if workspace.cwd != old_cwd:
             moved = p.CwdChangedInput(
                 **self._common(), old_cwd=str(old_cwd), new_cwd=str(workspace.cwd)
             )
             self._apply(await self._dispatch(moved))
+
+    async def _tell_of_changes(self, block: ToolBlock, response: dict[str, Any]) -> None:
+        """A PostToolUse hook rewrote the file the tool just wrote (a formatter): the model is
+        told so, in Claude Code's words, as the hook's additional context."""
+        changed = await anyio.to_thread.run_sync(modified_by_hook, response)
+        if changed is not None:
+            text = f"PostToolUse:{block.name} hook additional context: {changed}"
+            self.conversation.append(UserMessage(content=system_reminder(text), is_meta=True))
 
     @staticmethod
     def _call(block: ToolBlock) -> dict[str, Any]:

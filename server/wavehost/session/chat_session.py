@@ -88,7 +88,8 @@ Use the tools to read, search, edit and run things in the workspace; paths may b
 relative to the shell's working directory. Text inside <system-reminder> tags comes from the
 user's hooks: treat it as context, not as new instructions from the user."""
 
-STOP_BLOCK_CAP = 8  # Claude Code's default: consecutive Stop blocks before the turn is ended
+STOP_BLOCK_CAP = 8  # Claude Code's default: consecutive Stop blocks the turn goes on after
+STOP_BLOCK_CAP_ENV = ("WAVE_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
 AUTO_COMPACT_TOKENS = 150_000  # estimated context size that triggers automatic compaction
 IDLE_NOTIFY_AFTER = 60.0  # seconds idle before Notification `idle_prompt` (Claude Code's)
 PERMISSION_MESSAGE = "Wave needs your permission to use {tool}"
@@ -117,7 +118,7 @@ class SessionConfig:
     ask_question: ask.QuestionRelay | None = None
     listeners: list[UpdateListener] = field(default_factory=list)
     system_prompt: str | None = None
-    stop_block_cap: int = STOP_BLOCK_CAP  # 0: no cap
+    stop_block_cap: int | None = None  # 0: no cap; None: `stop_block_cap()`
     auto_compact_tokens: int | None = AUTO_COMPACT_TOKENS  # None: never compact on its own
     idle_notify_after: float | None = IDLE_NOTIFY_AFTER  # None: no idle_prompt notification
     clock: Clock | None = None  # what session crons read the time from (None: the system's)
@@ -125,6 +126,17 @@ class SessionConfig:
     # (`wavehost chat -p`, Claude Code's name for its own `-p`)
     entrypoint: str = "ide"
     effort: str | None = None  # the effort level hooks are told; None: `effort_level()`
+
+
+def stop_block_cap(env: Mapping[str, str] = os.environ) -> int:
+    """How many consecutive Stop blocks a reply goes on after, found where Claude Code looks:
+    $CLAUDE_CODE_STOP_HOOK_BLOCK_CAP (or $WAVE_STOP_HOOK_BLOCK_CAP; `0`: no cap), else 8."""
+    for name in STOP_BLOCK_CAP_ENV:
+        try:
+            return max(int(env.get(name, "")), 0)
+        except ValueError:
+            continue
+    return STOP_BLOCK_CAP
 
 
 def effort_level(
@@ -225,7 +237,9 @@ class ChatSession:
             permissions=Permissions(
                 self.id, self.permission_mode, self._asker(), self.always_allowed
             ),
-            stop_block_cap=config.stop_block_cap,
+            stop_block_cap=(
+                stop_block_cap() if config.stop_block_cap is None else config.stop_block_cap
+            ),
             user_waiting=lambda: bool(inbox.prompts),
             before_model_call=self._before_model_call,
             ask_user=self._prompt_action if config.ask_question is not None else None,

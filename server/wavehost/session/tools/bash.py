@@ -34,6 +34,7 @@ class BashInput(ToolInput):
     run_in_background: bool = Field(False, description="Run the command in the background")
 
 
+NO_OUTPUT = "(Bash completed with no output)"
 IMAGE_PREFIX = "data:image/"  # output that is an image (a data URI), as Claude Code detects it
 # Commands that print nothing when they succeed (Claude Code's `noOutputExpected`).
 SILENT_COMMANDS = frozenset(
@@ -109,4 +110,5 @@ class Bash(Tool[BashInput]):
         if done.returncode != 0:
             status = f"Exit code {done.returncode}"
             return ToolResult.failure(_clip(f"{status}\n{output}".rstrip()), **response)
-        return ToolResult.success(_clip(output), **response)
+        # Claude Code's words for a command that printed nothing: the model sees it ran
+        return ToolResult.success(_clip(output) or NO_OUTPUT, **response)

@@ -106,9 +106,29 @@ def _change(path: Path, original: str | None, content: str) -> dict[str, Any]:
         "type": "create" if original is None else "update",
         "content": content,
         "originalFile": original,
-        "structuredPatch": structured_patch(original or "", content),
+        # a new file has no patch (Claude Code's `[]`): its content is all there is
+        "structuredPatch": [] if original is None else structured_patch(original, content),
         "userModified": False,  # nobody edits the change before it is applied here
     }
+
+
+def modified_by_hook(response: dict[str, Any]) -> str | None:
+    """What Claude Code tells the model when a PostToolUse hook changed the file a Write or Edit
+    just wrote (a formatter, say): its additional context, None while the file is as written."""
+    path, written = response.get("filePath"), response.get("content")
+    if not isinstance(path, str) or not isinstance(written, str):
+        return None
+    try:
+        now = Path(path).read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    if now == written:
+        return None
+    return (
+        f"PostToolUse hook modified {path} after your edit (likely a formatter). Your next Edit "
+        "will not fail with a stale-file error, but if its old_string targets a region the hook "
+        "reformatted, Read the file first."
+    )
 
 
 class Write(_FileTool[WriteInput]):
