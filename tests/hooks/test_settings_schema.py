@@ -71,6 +71,17 @@ GOOD = {
     "no matcher": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}},
     "other settings beside the hooks": {"provider": "scripted", "hooks": {}},
     "switches": {"disableAllHooks": True, "enabledPlugins": {"fmt@market": False}},
+    "an http hook": handler(
+        type="http",
+        url="https://hooks.example.com/pre",
+        headers={"Authorization": "Bearer $TOKEN"},
+        allowedEnvVars=["TOKEN"],
+        timeout=5,
+    ),
+    "the user's http allow-lists": {
+        "allowedHttpHookUrls": ["https://hooks.example.com/*"],
+        "httpHookAllowedEnvVars": ["TOKEN"],
+    },
 }
 
 BAD = {
@@ -81,7 +92,9 @@ BAD = {
     "an event in the wrong case": {"hooks": {"pretooluse": []}},
     "no command": handler(type="command"),
     "an empty command": handler(type="command", command=""),
-    "an unsupported hook type": handler(type="http", command="x"),
+    "an unknown hook type": handler(type="webhook", command="x"),
+    "an http hook without a url": handler(type="http", command="x"),
+    "an http hook's header as a number": handler(type="http", url="http://h/x", headers={"a": 1}),
     "args as one string": handler(type="command", command="python3", args="x.py"),
     "args with a number": handler(type="command", command="sleep", args=[1]),
     "an unknown shell": handler(type="command", command="x", shell="zsh"),
@@ -126,6 +139,7 @@ def test_what_the_loader_flags_the_schema_flags(name: str, home: Path, project: 
     ("switches", "valid"),
     [
         ({"copilot": False, "snow": True}, True),
+        ({"claude": False}, True),
         ({"copilot": "no"}, False),
         ({"cursor": False}, False),
         (["copilot"], False),

@@ -8,6 +8,7 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from tests.dialect_files import action, bash, copilot_project, rule, snow_project
+from tests.hook_server import Reply, hook_server
 from tests.hooks_doc import hook
 from tests.lsp.client import reply, running_server, script
 from tests.workspace import Workspace
@@ -294,3 +295,35 @@ async def test_why_didnt_it_fire_names_the_file_whose_disable_all_hooks_is_in_fo
     assert (enabled["status"], enabled["args"]["path"]) == ("fail", str(workspace.local_settings))
     matcher = next(s for s in explained["steps"] if s["code"] == "matcher")
     assert matcher["args"]["field"] == ""  # Stop has no matcher: it fires on every stop
+
+
+async def test_test_this_hook_posts_an_http_hooks_sample_and_why_names_a_blocked_url(
+    workspace: Workspace,
+) -> None:
+    deny = {"decision": "block", "reason": "not today"}
+    async with hook_server({"/guard": Reply(body=json.dumps(deny).encode())}) as server:
+        blocked_url = "http://127.0.0.1:9/elsewhere"
+        workspace.write(workspace.user_settings, {"allowedHttpHookUrls": [server.url("/*")]})
+        guard = {"type": "http", "url": server.url("/guard")}
+        _hooks(
+            workspace,
+            {"PreToolUse": [{"hooks": [guard, {"type": "http", "url": blocked_url}]}]},
+        )
+        async with running_server(workspace) as client:
+            ids = _by_command(await client.list_hooks())
+            sample = await client.call(table.HOOKS_SAMPLE.name, {"id": ids[server.url("/guard")]})
+            result = await client.call(
+                table.HOOKS_TEST.name,
+                {"id": ids[server.url("/guard")], "payload": sample["payload"]},
+            )
+            history = await client.call(table.HOOKS_HISTORY.name, {"id": ids[server.url("/guard")]})
+            explained = await client.call(table.HOOKS_EXPLAIN.name, {"id": ids[blocked_url]})
+
+    [request] = server.requests
+    assert json.loads(request.body) == json.loads(result["stdin"])  # the sample, as posted
+    assert result["outcome"]["blocked"] is True
+    assert result["outcome"]["toolError"] == "not today"
+    assert [r["trigger"] for r in history["runs"]] == ["test"]
+    allowed = next(s for s in explained["steps"] if s["code"] == "allowed")
+    assert (allowed["status"], allowed["args"]) == ("fail", {"url": blocked_url})
+    assert explained["fires"] is False

@@ -61,6 +61,8 @@ DiagnosticCode = Literal[
     "notBoolean",
     "notString",
     "notStringList",
+    "notStringMap",
+    "notUrl",
     "unsupportedField",
     "ifNotForThisEvent",
     "switchNotBoolean",

@@ -30,7 +30,7 @@ SettingsFormat = Literal["wave", "claude"]  # a Wave settings file, or one of Cl
 # which model drives the tools), so an untrusted project may set none of them.
 ACTIVE_KEYS = ("hooks", "disableAllHooks", "enabledPlugins", "provider", "model", "script")
 # What wavehost reads from Claude Code's files (the rest of them is Claude Code's business).
-CLAUDE_KEYS = ("hooks", "disableAllHooks")
+CLAUDE_KEYS = ("hooks", "disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars")
 DIALECTS_KEY = "hookDialects"
 
 

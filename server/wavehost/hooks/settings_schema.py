@@ -31,10 +31,7 @@ def _config(title: str, *, extra: Literal["allow", "forbid"] = "allow") -> Confi
 CommandHook = TypedDict(
     "CommandHook",
     {
-        "type": Annotated[
-            Literal["command"],
-            Field(description='Only "command" hooks run; other types are skipped with a warning'),
-        ],
+        "type": Annotated[Literal["command"], Field(description="A command run as a process")],
         "command": Annotated[
             Text,
             Field(
@@ -94,6 +91,42 @@ CommandHook = TypedDict(
 )
 with_config(_config("Command hook"))(CommandHook)
 
+_IF = Annotated[
+    str,
+    Field(
+        description="Tool events only: one permission rule the call must match for the hook to "
+        'start, e.g. "Bash(git *)"'
+    ),
+]
+_STATUS = Annotated[str, Field(description="Shown while the hook runs")]
+_DESCRIPTION = Annotated[
+    str, Field(description="What the hook is for (the settings page shows it)")
+]
+
+
+@with_config(_config("HTTP hook"))
+class HttpHook(TypedDict):
+    type: Annotated[
+        Literal["http"],
+        Field(description="The event's JSON POSTed to `url`; a JSON reply answers as stdout"),
+    ]
+    url: Annotated[Text, Field(description="Where to POST (http:// or https://)")]
+    headers: NotRequired[
+        Annotated[
+            dict[str, str],
+            Field(description="Extra headers; $VAR / ${VAR} only for names in allowedEnvVars"),
+        ]
+    ]
+    allowedEnvVars: NotRequired[
+        Annotated[list[str], Field(description="The variables its headers may read")]
+    ]
+    timeout: NotRequired[Annotated[Seconds, Field(description="Seconds before it is given up")]]
+    statusMessage: NotRequired[_STATUS]
+    description: NotRequired[_DESCRIPTION]
+
+
+Handler = Annotated[CommandHook | HttpHook, Field(discriminator="type")]
+
 
 @with_config(_config("Matcher group"))
 class MatcherGroup(TypedDict):
@@ -106,7 +139,7 @@ class MatcherGroup(TypedDict):
             ),
         ]
     ]
-    hooks: Annotated[list[CommandHook], Field(min_length=1)]
+    hooks: Annotated[list[Handler], Field(min_length=1)]
 
 
 def _event_field(event: Event) -> Any:
@@ -123,6 +156,9 @@ with_config(_config("Hooks by event", extra="forbid"))(Hooks)
 
 @with_config(_config("Hook dialects", extra="forbid"))
 class HookDialects(TypedDict):
+    claude: NotRequired[
+        Annotated[bool, Field(description="Claude Code's own files (.claude/settings*.json)")]
+    ]
     copilot: NotRequired[
         Annotated[bool, Field(description="GitHub Copilot CLI hooks (.github/hooks, ~/.copilot)")]
     ]
@@ -145,6 +181,18 @@ class HookSettings(TypedDict):
         Annotated[
             HookDialects,
             Field(description="User settings only: false turns that dialect's hook files off"),
+        ]
+    ]
+    allowedHttpHookUrls: NotRequired[
+        Annotated[
+            list[str],
+            Field(description="User settings only: the URL patterns http hooks may call (*)"),
+        ]
+    ]
+    httpHookAllowedEnvVars: NotRequired[
+        Annotated[
+            list[str],
+            Field(description="User settings only: the variables http hook headers may read"),
         ]
     ]
 

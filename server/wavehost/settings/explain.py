@@ -15,11 +15,14 @@ from pathlib import Path
 from typing import Literal
 
 from wavehost.hooks.config import HookConfig, HookHandler
+from wavehost.hooks.dialects.wave.http_hooks import HttpSpec
 from wavehost.hooks.dialects.wave.matcher import WaveMatcher
 from wavehost.hooks.engine import HookEngine, dedupe_key
 from wavehost.settings.runlog import EventSeen, RunLog
 
-StepCode = Literal["discovered", "parsed", "trusted", "enabled", "event", "matcher", "if", "dedupe"]
+StepCode = Literal[
+    "discovered", "parsed", "trusted", "enabled", "allowed", "event", "matcher", "if", "dedupe"
+]
 StepStatus = Literal["pass", "fail", "warn", "info"]
 CaseVerdict = Literal["fired", "matched", "noMatch", "caseMismatch", "partialMatch", "deduplicated"]
 
@@ -106,6 +109,9 @@ def explain(
         steps.append(Step("enabled", "fail", {"path": str(disabled_by or "")}))
     else:
         steps.append(Step("enabled", "pass"))
+    if isinstance(handler.spec, HttpSpec):  # the user's allowedHttpHookUrls may keep it off
+        status: StepStatus = "fail" if handler.spec.blocked else "pass"
+        steps.append(Step("allowed", status, {"url": handler.spec.url}))
     event = handler.event
     steps.append(Step("event", "pass", {"event": event.name, "summary": event.spec.summary_en}))
 
@@ -113,7 +119,7 @@ def explain(
     engine = _everything_runnable(config)
     recent = run_log.recent_events(event.name, session_id)
     if field_name is None:
-        status: StepStatus = "warn" if not handler.matcher.matches_all else "pass"
+        status = "warn" if not handler.matcher.matches_all else "pass"
         args = {"field": "", "matcher": handler.matcher.source or "", "seen": str(len(recent))}
         steps.append(Step("matcher", status, args))
         fired = [h.id for h in engine.selected(event, None)]

@@ -532,6 +532,8 @@ export interface DiagnosticEntry {
     | "notBoolean"
     | "notString"
     | "notStringList"
+    | "notStringMap"
+    | "notUrl"
     | "unsupportedField"
     | "ifNotForThisEvent"
     | "switchNotBoolean"
@@ -575,7 +577,16 @@ export interface ExplainCase {
  * via the `definition` "ExplainStep".
  */
 export interface ExplainStep {
-  code: "discovered" | "parsed" | "trusted" | "enabled" | "event" | "matcher" | "if" | "dedupe";
+  code:
+    | "discovered"
+    | "parsed"
+    | "trusted"
+    | "enabled"
+    | "allowed"
+    | "event"
+    | "matcher"
+    | "if"
+    | "dedupe";
   status: "pass" | "fail" | "warn" | "info";
   args: {
     [k: string]: string | undefined;
@@ -1533,10 +1544,10 @@ export const LANGUAGE_RULE = {
 export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted"] as const;
 
 /** What a diagnostic is about (`DiagnosticEntry.code`): the page words each one. */
-export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","unknownType","typeNotForThisEvent","emptyText","invalidTimeout","notBoolean","notString","notStringList","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
+export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","handlersEmpty","handlerNotObject","unsupportedType","unknownType","typeNotForThisEvent","emptyText","invalidTimeout","notBoolean","notString","notStringList","notStringMap","notUrl","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
 
 /** The steps of "Why didn't my hook fire?" and the verdicts of its matcher cases. */
-export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","event","matcher","if","dedupe"] as const;
+export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","allowed","event","matcher","if","dedupe"] as const;
 export const EXPLAIN_VERDICTS = ["fired","matched","noMatch","caseMismatch","partialMatch","deduplicated"] as const;
 
 /** The hook event catalogue: when each event fires, in English and Chinese. */

@@ -17,11 +17,12 @@ through `HookContext`, so this layer never imports the session.
 import json
 import shlex
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import wavehost.hooks.dialects.wave.http_hooks as http_hooks
 from wavehost.hooks.calls import Call
-from wavehost.hooks.catalogue import Event
+from wavehost.hooks.catalogue import WAVE_EVENTS, Event
 from wavehost.hooks.config import DiagnosticCode, HandlerKind, HookHandler
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext
@@ -36,9 +37,17 @@ SHELLS = ("bash", "powershell")
 
 
 @dataclass(frozen=True)
+class UserPolicy:
+    """What the user's own settings allow hooks (Claude Code's `allowedHttpHookUrls` and
+    `httpHookAllowedEnvVars`): read with each entry, so a hook carries what applies to it."""
+
+    http: http_hooks.HttpPolicy = field(default_factory=http_hooks.HttpPolicy)
+
+
+@dataclass(frozen=True)
 class HandlerType:
     name: HandlerKind
-    read: Callable[[Mapping[str, Any]], Fields | FieldError]
+    read: Callable[[Mapping[str, Any], UserPolicy], Fields | FieldError]
     call: CallMaker | None = None  # None: the hook is a process
     # The events a hook of this type may be on (None: every one); elsewhere it never runs
     events: frozenset[Event] | None = None
@@ -51,7 +60,7 @@ def _text_field(raw: Mapping[str, Any], name: str) -> FieldError | None:
     return None
 
 
-def _read_command(raw: Mapping[str, Any]) -> Fields | FieldError:
+def _read_command(raw: Mapping[str, Any], policy: UserPolicy) -> Fields | FieldError:
     if (error := _text_field(raw, "command")) is not None:
         return error
     for flag in ("async", "asyncRewake"):
@@ -77,11 +86,22 @@ def _read_command(raw: Mapping[str, Any]) -> Fields | FieldError:
     }
 
 
+def _read_http(raw: Mapping[str, Any], policy: UserPolicy) -> Fields | FieldError:
+    return http_hooks.read(raw, policy.http)
+
+
 TYPES: dict[str, HandlerType] = {
     "command": HandlerType("command", _read_command),
+    # Claude Code skips http hooks on SessionStart (it runs before there is anything to tell)
+    "http": HandlerType(
+        "http",
+        _read_http,
+        http_hooks.make_call,
+        frozenset(e for e in WAVE_EVENTS.values() if e is not Event.SessionStart),
+    ),
 }
 # Claude Code's types wavehost does not run (yet): an entry of one is reported and skipped.
-NOT_SUPPORTED = ("http", "prompt", "agent", "mcp_tool")
+NOT_SUPPORTED = ("prompt", "agent", "mcp_tool")
 
 
 def make_call(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import wavehost.hooks.dialects.wave.handler_types as handler_types
+import wavehost.hooks.dialects.wave.http_hooks as http_hooks
 from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import WAVE_EVENTS, Event
@@ -71,6 +72,7 @@ class _Reader:
     path: Path | None
     untrusted: bool = False
     format: FileFormat | None = None  # "claude": one of Claude Code's own files
+    policy: handler_types.UserPolicy = field(default_factory=handler_types.UserPolicy)
     plugin: str | None = None
     plugin_root: Path | None = None
     pointer_prefix: tuple[str, ...] = ("hooks",)
@@ -165,7 +167,7 @@ class _Reader:
         self, event: Event, matcher: WaveMatcher, raw: Any, at: tuple[str, ...], group: str
     ) -> None:
         where = pointer_join(*at)
-        read = _read_handler(raw, event)
+        read = _read_handler(raw, event, self.policy)
         if not isinstance(read, dict):
             field_name, message, code = read
             label = _label(raw)
@@ -237,7 +239,9 @@ def _condition(event: Event, if_rule: str | None) -> Callable[[p.HookInput], boo
     return lambda payload: of_event(payload) and holds(payload)
 
 
-def _read_handler(raw: Any, event: Event) -> handler_types.Fields | handler_types.FieldError:
+def _read_handler(
+    raw: Any, event: Event, policy: handler_types.UserPolicy
+) -> handler_types.Fields | handler_types.FieldError:
     """A handler entry's own fields for its `HookHandler`, or the first thing wrong with it as
     (field, message, code): the common fields here, the rest by its type."""
     if not isinstance(raw, Mapping):
@@ -258,7 +262,7 @@ def _read_handler(raw: Any, event: Event) -> handler_types.Fields | handler_type
     for text in ("statusMessage", "description", "if"):
         if text in raw and not isinstance(raw[text], str):
             return text, f'"{text}" must be a string', "notString"
-    read = kind.read(raw)
+    read = kind.read(raw, policy)
     if isinstance(read, dict) and kind.events is not None and event not in kind.events:
         message = f'a "{kind.name}" hook does not run on {event.name}: the hook was skipped'
         return "type", message, "typeNotForThisEvent"
@@ -321,9 +325,10 @@ def load(
     trusted: bool = True,
 ) -> WaveSources:
     settings = read_settings(project_dir, home=home, trusted=trusted)
+    policy, policy_problems = _user_policy(settings)
     readers: list[_Reader] = []
     if programmatic:
-        reader = _Reader("programmatic", None, pointer_prefix=())
+        reader = _Reader("programmatic", None, pointer_prefix=(), policy=policy)
         reader.read(programmatic)
         readers.append(reader)
 
@@ -336,14 +341,16 @@ def load(
         if document is not None and "hooks" in document:
             # An untrusted project's hooks are read to be listed; they never run.
             claude: FileFormat | None = "claude" if file.format == "claude" else None
-            reader = _Reader(file.source, file.path, untrusted=not file.trusted, format=claude)
+            reader = _Reader(
+                file.source, file.path, untrusted=not file.trusted, format=claude, policy=policy
+            )
             reader.read(document["hooks"])
             readers.append(reader)
 
     dialects, dialect_problems = _dialect_switches(settings)
     diagnostics += plugin_problems
     diagnostics += [d for reader in readers for d in reader.diagnostics]
-    diagnostics += _switch_problems(settings) + dialect_problems
+    diagnostics += _switch_problems(settings) + dialect_problems + policy_problems
     disabled_by = _disabled_by(settings)
     return WaveSources(
         handlers=tuple(h for reader in readers for h in reader.handlers),
@@ -353,6 +360,30 @@ def load(
         disabled_by=disabled_by,
         dialects=dialects,
     )
+
+
+def _user_policy(
+    settings: WaveSettings,
+) -> tuple[handler_types.UserPolicy, list[Diagnostic]]:
+    """`allowedHttpHookUrls` and `httpHookAllowedEnvVars` from the user's own settings (Wave's
+    and Claude Code's files; their lists merge, as Claude Code merges them): a project cannot
+    widen or narrow what the user allows."""
+    found: dict[str, list[str] | None] = {}
+    problems: list[Diagnostic] = []
+    for key in ("allowedHttpHookUrls", "httpHookAllowedEnvVars"):
+        for file, value in settings.values(key):
+            if file.source != "user":
+                continue
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                message = f'"{key}" must be a list of strings'
+                problems.append(Diagnostic(str(file.path), f"/{key}", message, "notStringList"))
+                continue
+            found[key] = [*(found.get(key) or []), *value]
+    urls, names = found.get("allowedHttpHookUrls"), found.get("httpHookAllowedEnvVars")
+    http = http_hooks.HttpPolicy(
+        None if urls is None else tuple(urls), None if names is None else frozenset(names)
+    )
+    return handler_types.UserPolicy(http), problems
 
 
 def _disabled_by(settings: WaveSettings) -> Path | None:
