@@ -92,16 +92,33 @@ def agent_transcript_path(session_id: str, agent_id: str, home: Path | None = No
 # Other hook dialects' files (hooks.dialects.copilot / .snow): read where those tools keep them.
 
 
-def copilot_user_hooks(home: Path | None = None) -> Path:
-    """Copilot CLI's user hooks folder: `$COPILOT_HOME/hooks`, else `~/.copilot/hooks`."""
+def copilot_home(home: Path | None = None) -> Path:
+    """Copilot CLI's own folder: `$COPILOT_HOME`, else `~/.copilot`."""
     copilot_home = os.environ.get("COPILOT_HOME") if home is None else None
     if copilot_home:
-        return Path(copilot_home) / "hooks"
-    return (home if home is not None else Path.home()) / ".copilot" / "hooks"
+        return Path(copilot_home)
+    return (home if home is not None else Path.home()) / ".copilot"
+
+
+def copilot_user_hooks(home: Path | None = None) -> Path:
+    """Copilot CLI's user hooks folder: `$COPILOT_HOME/hooks`, else `~/.copilot/hooks`."""
+    return copilot_home(home) / "hooks"
+
+
+def copilot_user_settings(home: Path | None = None) -> Path:
+    """Copilot CLI's user settings (its `hooks` block runs too): `~/.copilot/settings.json`."""
+    return copilot_home(home) / "settings.json"
 
 
 def copilot_project_hooks(project_dir: Path) -> Path:
     return project_dir / ".github" / "hooks"
+
+
+def copilot_project_settings(project_dir: Path) -> tuple[Path, Path]:
+    """A repository's Copilot CLI settings, in the order their `hooks` run:
+    `.github/copilot/settings.json`, then `settings.local.json`."""
+    folder = project_dir / ".github" / "copilot"
+    return folder / "settings.json", folder / "settings.local.json"
 
 
 def snow_user_hooks(home: Path | None = None) -> Path:

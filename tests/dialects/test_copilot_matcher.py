@@ -46,7 +46,18 @@ def test_invalid_or_empty_matchers_skip_the_hook(pattern: str) -> None:
         compile_matcher(pattern, Event.PreToolUse, "preToolUse")
     if pattern == "":
         with pytest.raises(MatcherError):
-            compile_matcher(pattern, Event.PreToolUse, "PreToolUse")  # not match-all
+            compile_matcher(pattern, Event.PostToolUse, "PostToolUse")  # the seed names two
+
+
+@pytest.mark.parametrize(
+    ("key", "event"),
+    [("PreToolUse", Event.PreToolUse), ("PermissionRequest", Event.PermissionRequest)],
+)
+def test_an_empty_pascal_matcher_matches_every_tool(key: str, event: Event) -> None:
+    """Seed 002: "*、** 或空值匹配所有" on PascalCase PreToolUse / PermissionRequest."""
+    matcher = compile_matcher("", event, key)
+    assert matcher.matches_all
+    assert all(matcher.matches(tool) for tool in ("Bash", "Write", "Read"))
 
 
 def test_other_tools_by_copilots_names() -> None:

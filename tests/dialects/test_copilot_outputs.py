@@ -9,7 +9,6 @@ import pytest
 
 from tests.dialects.conftest import Dispatch, bash, copilot_file, lines, record
 from wavehost import paths
-from wavehost.hooks.outcome import capped
 
 BASH_CALL = {"tool_name": "Bash", "tool_input": {"command": "ls"}}
 BASH_DONE = {**BASH_CALL, "tool_response": {"success": True}, "result_text": "a.txt"}
@@ -118,7 +117,8 @@ async def test_pascal_updated_input_and_context(dispatch: Dispatch, project: Pat
     hooks(project, "PreToolUse", bash(say({"hookSpecificOutput": specific})))
     outcome = await dispatch("PreToolUse", **BASH_CALL)
     assert outcome.updated_input == {"command": "y"}
-    assert outcome.meta_messages == ["Additional context from preToolUse hook:\nmind the gap"]
+    # after the call, once it is over (the session adds it then)
+    assert outcome.after_call == ["Additional context from preToolUse hook:\nmind the gap"]
 
 
 async def test_ask_and_allow_are_decisions_for_the_permission_step(
@@ -302,7 +302,7 @@ async def test_user_prompt_submit_pascal_block_and_exit_codes(
     assert [(n.level, n.text) for n in outcome.notices] == [("warning", "warned")]
 
 
-async def test_user_prompt_transformed_rewrites_the_model_input_chained(
+async def test_user_prompt_transformed_is_not_chained_and_the_last_rewrite_wins(
     dispatch: Dispatch, project: Path, tmp_path: Path
 ) -> None:
     seen = tmp_path / "seen.jsonl"
@@ -313,7 +313,7 @@ async def test_user_prompt_transformed_rewrites_the_model_input_chained(
         bash(record(seen) + "; " + say({"modifiedTransformedPrompt": "second"})),
     )
     outcome = await dispatch("UserPromptTransformed", prompt="hi", transformed_prompt="hi")
-    assert lines(seen)[0]["transformedPrompt"] == "first"
+    assert lines(seen)[0]["transformedPrompt"].endswith("</current_datetime>\n\nhi")
     assert outcome.prompt == "second"
 
 
@@ -425,7 +425,7 @@ async def test_permission_request_exit_codes(
     assert (outcome.permission_decision, outcome.permission_reason) == (decision, message)
 
 
-# --- bounded text to the model (security item: a hook cannot flood the model's context) -------
+# --- big outputs: passed whole, except the postToolUse guidance (cut at 10,240) ---------------
 
 BIG = 200_000  # characters of one string a hook prints (well under the runner's 1 MB per stream)
 
@@ -437,30 +437,28 @@ def big_output(document: dict[str, Any], tmp_path: Path) -> str:
     return f"cat {path}"
 
 
-def cut(text: str) -> str:
-    """What `text` made of BIG `x`s becomes: the first 10,000 and the line saying so."""
-    assert capped(text) != text  # the cap itself is tested in tests/session/test_hook_output_caps
-    return capped(text)
-
-
 FLOOD = "x" * BIG
 FLOODED = [
     ("preToolUse", "PreToolUse", BASH_CALL,
      {"permissionDecision": "deny", "permissionDecisionReason": "FLOOD"},
-     lambda o: o.tool_error, f"Denied by preToolUse hook: {cut(FLOOD)}"),
+     lambda o: o.tool_error, f"Denied by preToolUse hook: {FLOOD}"),
     ("preToolUse", "PreToolUse", BASH_CALL, {"additionalContext": "FLOOD"},
-     lambda o: o.meta_messages, [f"Additional context from preToolUse hook:\n{cut(FLOOD)}"]),
+     lambda o: o.after_call, [f"Additional context from preToolUse hook:\n{FLOOD}"]),
     ("postToolUse", "PostToolUse", BASH_DONE,
      {"modifiedResult": {"resultType": "success", "textResultForLlm": "FLOOD"}},
-     lambda o: o.tool_result, cut(FLOOD)),
+     lambda o: o.tool_result, FLOOD),
+    ("postToolUse", "PostToolUse", BASH_DONE, {"additionalContext": "FLOOD"},
+     lambda o: o.tool_result,
+     'a.txt\n\nTool "bash" succeeded. Additional guidance from postToolUse hooks:\n'
+     + FLOOD[:10_240]),
     ("subagentStop", "SubagentStop",
      {"agent_id": "a", "agent_type": "Explore", "last_assistant_message": "r"},
-     {"modifiedResponse": "FLOOD"}, lambda o: o.response, cut(FLOOD)),
+     {"modifiedResponse": "FLOOD"}, lambda o: o.response, FLOOD),
     ("permissionRequest", "PermissionRequest", PERMISSION,
      {"behavior": "deny", "message": "FLOOD"},
-     lambda o: o.tool_error, f"Permission denied by a PermissionRequest hook: {cut(FLOOD)}"),
+     lambda o: o.tool_error, f"Permission denied by a PermissionRequest hook: {FLOOD}"),
     ("sessionStart", "SessionStart", {"source": "startup"}, {"additionalContext": "FLOOD"},
-     lambda o: o.meta_messages, [cut(FLOOD)]),
+     lambda o: o.meta_messages, [FLOOD]),
 ]  # fmt: skip
 
 
@@ -469,7 +467,7 @@ FLOODED = [
     FLOODED,
     ids=[f"{row[0]}-{'-'.join(row[3])}" for row in FLOODED],
 )
-async def test_every_text_a_copilot_hook_gives_the_model_is_capped(
+async def test_a_copilot_hooks_texts_reach_the_model_whole_but_post_tool_guidance(
     dispatch: Dispatch,
     project: Path,
     tmp_path: Path,
@@ -485,7 +483,7 @@ async def test_every_text_a_copilot_hook_gives_the_model_is_capped(
     assert seen(outcome) == expected
 
 
-async def test_a_copilot_hooks_flood_of_stderr_reaches_the_model_capped(
+async def test_a_copilot_hooks_flood_of_stderr_reaches_the_model_whole(
     dispatch: Dispatch, project: Path
 ) -> None:
     flood = f"head -c {BIG} /dev/zero | tr '\\0' x >&2; exit 2"
@@ -494,5 +492,5 @@ async def test_a_copilot_hooks_flood_of_stderr_reaches_the_model_capped(
         "PostToolUseFailure", tool_name="Read", tool_input={"file_path": "/x"}, error="Nope"
     )
     assert outcome.meta_messages == [
-        f'Tool "view" failed. Additional guidance from postToolUseFailure hooks:\n{cut(FLOOD)}'
+        f'Tool "view" failed. Additional guidance from postToolUseFailure hooks:\n{FLOOD}'
     ]

@@ -103,11 +103,6 @@ def test_version_may_be_left_out_and_unknown_keys_are_ignored(project: Path) -> 
         ({"bash": "x", "matcher": ""}, "/hooks/preToolUse/0/matcher", "cannot be empty"),
         ({"bash": "x", "matcher": "b["}, "/hooks/preToolUse/0/matcher", "invalid matcher regex"),
         ({"bash": "x", "matcher": "*"}, "/hooks/preToolUse/0/matcher", "invalid matcher regex"),
-        (
-            {"hooks": [{"hooks": [{"bash": "x"}]}]},
-            "/hooks/preToolUse/0/hooks/0",
-            "deeper than one level",
-        ),
     ],
 )
 def test_a_bad_entry_is_skipped_with_a_diagnostic_and_its_siblings_load(

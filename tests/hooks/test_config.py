@@ -214,6 +214,8 @@ def test_missing_files_are_listed_as_not_existing_without_diagnostics(home, proj
         ("project", paths.claude_project_settings(project), False),
         ("project", paths.local_settings(project), False),
         ("project", paths.claude_local_settings(project), False),
+        ("user", paths.copilot_user_settings(home), False),
+        *(("project", path, False) for path in paths.copilot_project_settings(project)),
     ]
     assert config.diagnostics == ()
 

@@ -54,7 +54,7 @@ async def test_pre_tool_use_reads_copilot_names_in_both_naming_styles(
     assert snake["hook_event_name"] == "PreToolUse"
     assert snake["session_id"] == result.session.id
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", snake["timestamp"])
-    assert (snake["tool_name"], snake["tool_input"]["file_path"]) == ("Write", str(target))
+    assert (snake["tool_name"], snake["tool_input"]["path"]) == ("Write", str(target))
     assert target.read_text() == "hello\n"
 
 
@@ -166,8 +166,8 @@ async def test_user_prompt_transformed_rewrites_what_the_model_gets_not_the_bubb
     [payload] = lines(seen)
     assert payload["prompt"] == "hello there"
     # modifiedPrompt is for SDK programmatic hooks only (seed 002); additionalContext is kept.
-    assert payload["transformedPrompt"] == (
-        "hello there\n\n<system_reminder>\nbe brief\n</system_reminder>"
+    assert payload["transformedPrompt"].endswith(
+        "</current_datetime>\n\nhello there\n\n<system_reminder>\nbe brief\n</system_reminder>"
     )
     assert user_texts(result.llm.requests[0]) == ["MODEL SEES THIS"]
     [prompt] = users(result.messages)
@@ -203,7 +203,7 @@ async def test_session_start_context_is_a_message_before_the_first_prompt(
     )
     result = await chat([turn("hi")], "hello")
 
-    assert lines(seen)[0]["source"] == "startup"
+    assert lines(seen)[0]["source"] == "new"  # a new session starts with its first prompt
     assert user_texts(result.llm.requests[0]) == ["repo rules", "hello"]
 
 
@@ -219,7 +219,7 @@ async def test_permission_request_fires_even_when_the_mode_would_not_ask_and_den
 
     [payload] = lines(seen)
     assert payload["hookName"] == "permissionRequest"
-    assert (payload["toolName"], payload["permissionSuggestions"]) == ("create", [])
+    assert (payload["toolName"], payload["permissionSuggestions"]) == ("edit", [])
     assert not target.exists()
     assert tool_results(result.llm.requests[1]) == [
         "Permission denied by a PermissionRequest hook: no writes today"

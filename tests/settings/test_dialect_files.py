@@ -192,3 +192,41 @@ def test_a_new_copilot_file_changes_what_the_list_depends_on(
                     {"hooks": {"agentStop": [{"bash": "x"}]}})  # fmt: skip
     assert service.inputs().snapshot() != before
     assert "x" in [h.handler.command for h in service.list_hooks().hooks]
+
+
+COPILOT_SETTINGS_TEXT = """{
+  "model": "gpt-5",
+  "hooks": {
+    "preToolUse": [ {"bash": "./first.sh"}, {"bash": "./second.sh"} ]
+  },
+  "trusted_folders": []
+}
+"""
+
+
+def test_copilot_settings_file_hooks_are_listed_and_deleted_in_place(
+    workspace: Workspace, files: dict[str, Path]
+) -> None:
+    """The `hooks` of `.github/copilot/settings.json` are Copilot hooks of that file: listed
+    with it, deleted from it keeping every other byte (its other settings too)."""
+    settings, _ = paths.copilot_project_settings(workspace.project)
+    workspace.write(settings, COPILOT_SETTINGS_TEXT)
+    listed = [
+        (h.handler.dialect, h.source, h.handler.command)
+        for h in _service(workspace).list_hooks().hooks
+        if h.path == settings
+    ]
+    assert listed == [("copilot", "project", "./first.sh"), ("copilot", "project", "./second.sh")]
+    _delete(workspace, "./first.sh")
+    assert settings.read_text() == COPILOT_SETTINGS_TEXT.replace(' {"bash": "./first.sh"},', "")
+
+
+def test_a_new_copilot_settings_file_changes_what_the_list_depends_on(
+    workspace: Workspace, files: dict[str, Path]
+) -> None:
+    service = _service(workspace)
+    before = service.inputs().snapshot()
+    workspace.write(paths.copilot_user_settings(workspace.home),
+                    {"hooks": {"agentStop": [{"bash": "from-user-settings"}]}})  # fmt: skip
+    assert service.inputs().snapshot() != before
+    assert "from-user-settings" in [h.handler.command for h in service.list_hooks().hooks]

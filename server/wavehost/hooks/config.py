@@ -149,6 +149,7 @@ class HookHandler:
     shell: str | None = None  # the shell for `command` (None: /bin/sh)
     cwd: str | None = None  # relative to the session root
     env: Mapping[str, str] | None = None  # literal values added to the environment
+    hook_dir: Path | None = None  # Copilot's $COPILOT_HOOK_DIR (a settings file's hooks: none)
     disabled: bool = False  # listed, never run (Snow `enabled` not true)
     format: FileFormat | None = None  # its file's, when not its dialect's own (`.claude` files)
     # Whether it fires for this payload at all (Copilot's postToolUse only after a success, …)

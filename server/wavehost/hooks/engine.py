@@ -10,7 +10,7 @@ the documented order: Wave, Copilot, Snow.
 
 import functools
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import anyio
@@ -290,17 +290,31 @@ class HookEngine:
         return index._compute(subject if index.uses_matcher else None)[2]
 
     async def dispatch(
-        self, payload: HookInput, context: HookContext, background: BackgroundHooks
+        self,
+        payload: HookInput,
+        context: HookContext,
+        background: BackgroundHooks,
+        *,
+        only: DialectName | None = None,
+        given: Mapping[DialectName, Outcome] | None = None,
     ) -> Outcome:
-        """Run every hook matching this event, each dialect its way, and interpret them."""
+        """Run every hook matching this event, each dialect its way, and interpret them.
+        `only`: that dialect's hooks alone. `given`: dialects whose outcome for this event is
+        already known (their hooks ran earlier): merged in their place, not run again."""
         event = event_of(payload)
         observer = self.observer
         runs: list[HookRun] = []
         outcome = _EMPTY[event]
         try:
             handlers = self._index[event].lookup(subject_of(payload), payload)
-            if handlers:
-                outcome = await self._run(handlers, payload, context, background, runs)
+            if only is not None or given:
+                handlers = tuple(
+                    h
+                    for h in handlers
+                    if (only is None or h.dialect == only) and not (given and h.dialect in given)
+                )
+            if handlers or given:
+                outcome = await self._run(handlers, payload, context, background, runs, given)
         finally:  # the run log: the event, and every run (foreground and chained), in one write
             if observer is not None:
                 observer.dispatched(payload, runs, outcome)
@@ -313,17 +327,18 @@ class HookEngine:
         context: HookContext,
         background: BackgroundHooks,
         runs: list[HookRun],
+        given: Mapping[DialectName, Outcome] | None = None,
     ) -> Outcome:
         """Each dialect's hooks its way; their runs go into `runs` as they end."""
         report = None if self.observer is None else functools.partial(self.observer.ran, payload)
         groups: dict[DialectName, list[HookHandler]] = {}
         for handler in handlers:
             groups.setdefault(handler.dialect, []).append(handler)
-        if len(groups) == 1:
+        if len(groups) == 1 and not given:
             ((name, group),) = groups.items()
             dialect = DIALECTS[name]
             return await _run_dialect(dialect, group, payload, context, background, report, runs)
-        outcomes: dict[DialectName, Outcome] = {}
+        outcomes: dict[DialectName, Outcome] = dict(given or {})
 
         async def one(name: DialectName, group: list[HookHandler]) -> None:
             outcomes[name] = await _run_dialect(

@@ -13,7 +13,7 @@ what is over the cap to a file and gives the model a preview and the path (sessi
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
 from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.payloads import HookInput
@@ -160,6 +160,15 @@ class Outcome(WireModel):
     ask_user: str | None = None  # pause: show this to the user, whose reply is the next message
     logs: list[str] = []
     runs: list[RunSummary] = []
+    # Copilot's ways, which only a session applies (not part of the wire form):
+    # isMeta messages for once the tool call is over (its failure guidance first)
+    after_call: list[str] = Field(default=[], exclude=True)
+    # meta messages the model gets whole, however long (not saved to a file instead)
+    whole_meta: list[str] = Field(default=[], exclude=True)
+    # the tool is given these arguments, which are not an object: it fails with this text
+    invalid_input: str | None = Field(default=None, exclude=True)
+    # a Stop block the session's cap overrides tells the user so (Copilot's says nothing)
+    cap_notice: bool = Field(default=True, exclude=True)
 
 
 def subject_of(payload: HookInput) -> str | None:
@@ -222,6 +231,11 @@ def merge(outcomes: Sequence[Outcome]) -> Outcome:
         ask_user=_first([o.ask_user for o in outcomes]),
         logs=[line for o in outcomes for line in o.logs],
         runs=[r for o in outcomes for r in o.runs],
+        after_call=[m for o in outcomes for m in o.after_call],
+        whole_meta=[m for o in outcomes for m in o.whole_meta],
+        invalid_input=_last([o.invalid_input for o in outcomes]),
+        cap_notice=any(o.cap_notice for o in outcomes if o.blocked)
+        or not any(o.blocked for o in outcomes),
     )
 
 

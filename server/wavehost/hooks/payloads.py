@@ -76,6 +76,9 @@ class PreToolUseInput(HookInput):
     tool_input: dict[str, Any]
     tool_use_id: str | None = None
     effort: Effort | None = None  # Claude Code sends it on tool events and Stop
+    # Arguments an earlier Copilot hook rewrote into something that is not an object (a list):
+    # what the next Copilot hook reads as `toolArgs`
+    raw_args: Any = Field(default=None, exclude=True)
 
 
 class PostToolUseInput(HookInput):
@@ -88,6 +91,10 @@ class PostToolUseInput(HookInput):
     result_text: str | None = Field(default=None, exclude=True)  # what the model sees
     blocked: bool = Field(default=False, exclude=True)  # a pre-tool hook kept it from running
     effort: Effort | None = None  # Claude Code sends it on tool events and Stop
+    # A command that ran to its end (Bash): its exit status, whatever it was
+    exit_code: int | None = Field(default=None, exclude=True)
+    # Copilot's `resultType` as an earlier postToolUse hook's `modifiedResult` set it
+    result_type: str | None = Field(default=None, exclude=True)
 
 
 class PostToolUseFailureInput(HookInput):
@@ -99,6 +106,8 @@ class PostToolUseFailureInput(HookInput):
     tool_use_id: str | None = None
     duration_ms: int | None = None
     effort: Effort | None = None  # Claude Code sends it on tool events and Stop
+    # A command that ran to its end and exited non-zero (Bash): its exit status
+    exit_code: int | None = Field(default=None, exclude=True)
 
 
 class UserPromptSubmitInput(HookInput):
@@ -201,6 +210,8 @@ class SessionStartInput(HookInput):
     model: str | None = None
     agent_type: str | None = None
     history: History | None = Field(default=None, exclude=True)
+    # The session starts with this prompt (Copilot's sessionStart: `new`, `initialPrompt`)
+    initial_prompt: str | None = Field(default=None, exclude=True)
 
 
 class SessionEndInput(HookInput):

@@ -6,7 +6,8 @@ Stop. Two things end a chain of blocks anyway: a user message waiting in the que
 first; the loop resumes after it if the hook blocks again), and the block cap — as Claude Code
 counts it, N consecutive blocks make the reply go on N times (Claude Code's 8 by default: the
 reason fed 8 times, 9 model calls) and the next block is overridden with a visible notice, so a
-hook that always blocks cannot keep a session busy forever.
+hook that always blocks cannot keep a session busy forever (Copilot CLI's agentStop cap counts
+the same, and overrides the next block without a word).
 
 Hooks of every dialect shape a call: its input may be rewritten before it runs (the permission
 check then sees the new input), its result replaced after; an AskUserQuestion call may be answered
@@ -50,7 +51,7 @@ from wavehost.session.permissions import (
     with_hook_decision,
 )
 from wavehost.session.providers.base import ModelRequest, Provider, TextDelta
-from wavehost.session.tools import ToolKind
+from wavehost.session.tools import Tool, ToolKind
 from wavehost.session.tools.ask import AskUserQuestion
 from wavehost.session.tools.files import modified_by_hook
 
@@ -158,9 +159,10 @@ class AgentLoop:
             blocks += 1
             if cap and blocks > cap:
                 self._apply(outcome, meta=False)  # the model is not asked again: no feedback
-                self.conversation.notice(
-                    NoticeBlock(level="warning", text=block_cap_notice(blocks))
-                )
+                if outcome.cap_notice:
+                    self.conversation.notice(
+                        NoticeBlock(level="warning", text=block_cap_notice(blocks))
+                    )
                 return
             self._apply(outcome)
             stop_hook_active = True
@@ -208,11 +210,27 @@ class AgentLoop:
             p.PreToolUseInput(**self._common(effort=True), **self._call(block))
         )
         self._apply(pre)
+        try:
+            await self._run_tool(assistant, block, tool, pre, settle)
+        finally:  # Copilot's preToolUse context: once the call is over, after its failure's
+            for text in pre.after_call:
+                self.conversation.append(UserMessage(content=text, is_meta=True))
+
+    async def _run_tool(
+        self,
+        assistant: AssistantMessage,
+        block: ToolBlock,
+        tool: Tool[Any],
+        pre: Outcome,
+        settle: Callable[..., None],
+    ) -> None:
         if pre.blocked:
             text = pre.tool_error or f"PreToolUse:{block.name} hook error: {NO_STDERR}"
             block.block(text, pre.decided_by)  # refused by a hook: it never ran
             settle()
             return await self._after_refusal(assistant, block)
+        if pre.invalid_input is not None:  # a Copilot hook's arguments the tool cannot take
+            return await self._invalid_input(assistant, block, pre.invalid_input, settle)
         if pre.updated_input is not None:  # the call runs (and is checked) with the new input
             block.input = pre.updated_input
             settle()
@@ -247,16 +265,20 @@ class AgentLoop:
                 self.halted_everything = result.halted_everything
 
         call = self._call(block)
-        done = {"tool_response": result.response, "duration_ms": duration_ms}
+        ran = {"duration_ms": duration_ms, "exit_code": result.exit_code}
         if not result.ok:
             failure = p.PostToolUseFailureInput(
-                **self._common(effort=True), **call, error=result.text, duration_ms=duration_ms
+                **self._common(effort=True), **call, error=result.text, **ran
             )
             self._apply(await self._dispatch(failure))
         # Seed 000 (PostToolUse story, scenario 2): PostToolUse hooks also see a failed tool,
         # its tool_response carrying the error (`success: false`).
         post = p.PostToolUseInput(
-            **self._common(effort=True), **call, **done, result_text=block.model_text()
+            **self._common(effort=True),
+            **call,
+            **ran,
+            tool_response=result.response,
+            result_text=block.model_text(),
         )
         after = await self._dispatch(post)
         self._replace_result(assistant, block, after)
@@ -279,6 +301,21 @@ class AgentLoop:
     @staticmethod
     def _call(block: ToolBlock) -> dict[str, Any]:
         return {"tool_name": block.name, "tool_input": block.input, "tool_use_id": block.id}
+
+    async def _invalid_input(
+        self,
+        assistant: AssistantMessage,
+        block: ToolBlock,
+        problem: str,
+        settle: Callable[..., None],
+    ) -> None:
+        """The call fails without running, as Copilot's tools fail on a list of arguments: the
+        model reads `Invalid input: <problem>`, failure hooks the problem (with no arguments)."""
+        settle(f"Invalid input: {problem}")
+        failure = p.PostToolUseFailureInput(
+            **self._common(effort=True), **{**self._call(block), "tool_input": {}}, error=problem
+        )
+        self._apply(await self._dispatch(failure))
 
     async def _after_refusal(self, assistant: AssistantMessage, block: ToolBlock) -> None:
         """A hook (or the permission check) kept the call from running: the dialects that hear

@@ -22,6 +22,7 @@ before it joins the history. A failed turn fires ErrorOccurred.
 import functools
 import logging
 import os
+import traceback
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager, closing
@@ -33,6 +34,8 @@ import anyio
 
 from wavehost import paths
 from wavehost.hooks import payloads as p
+from wavehost.hooks.catalogue import Event
+from wavehost.hooks.config import DialectName
 from wavehost.hooks.dialects import snow
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.outcome import Outcome, edited_prompt
@@ -230,6 +233,7 @@ class ChatSession:
         self._idle_wait: anyio.CancelScope | None = None  # while waiting to say idle_prompt
         self.pending_context: str | None = None  # goes before the next prompt sent, once
         self._stop_owed = False  # the main agent called the model since the last Stop
+        self._copilot_start_owed = False  # Copilot's sessionStart waits for the first prompt
         self._ending = anyio.CancelScope()  # the session's last hooks (onStop, SessionEnd)
         self.loop = LoopContext(
             hooks=self.hooks,
@@ -497,7 +501,14 @@ class ChatSession:
             model=self.provider.model,
             history=lambda: history(self.messages),
         )
-        self._take_pending(await self.hooks.fire(payload))
+        # Copilot CLI starts (or resumes) a session with its first prompt: its sessionStart waits
+        self._copilot_start_owed = self.hooks.engine.has_hooks(Event.SessionStart, "copilot")
+        held: dict[DialectName, Outcome] = {
+            "copilot": self.hooks.engine.nothing(Event.SessionStart)
+        }
+        self._take_pending(
+            await self.hooks.fire(payload, given=held if self._copilot_start_owed else None)
+        )
         self.conversation.save(durable=True)
         self._group.start_soon(self._work)
         self._group.start_soon(self.crons.run)
@@ -598,7 +609,7 @@ class ChatSession:
 
     async def _error_occurred(self, err: Exception, where: Literal["model_call", "system"]) -> None:
         self.last_turn = "error"
-        info = p.ErrorInfo(message=str(err), name=type(err).__name__)
+        info = p.ErrorInfo(message=str(err), stack=error_stack(err))
         payload = p.ErrorOccurredInput(
             **self.hooks.common(), error=info, error_context=where, recoverable=True
         )
@@ -641,12 +652,13 @@ class ChatSession:
         if instructions is not None:  # a local command: no UserPromptSubmit, no model turn
             await self._compact(instructions)
             return
-        prompt = self.conversation.append(UserMessage(content=text))
         self.hooks.new_prompt()
+        copilot = await self._copilot_start(text) if self._copilot_start_owed else None
+        prompt = self.conversation.append(UserMessage(content=text))
         payload = p.UserPromptSubmitInput(
             **self.hooks.common(), prompt=text, message_count=len(self.messages) - 1
         )
-        outcome = await self.hooks.dispatch(payload)
+        outcome = await self.hooks.dispatch(payload, given=copilot)
         if outcome.blocked:  # the prompt is erased; only the user sees why
             self.conversation.remove(prompt)
             self.hooks.apply(outcome, meta=False)
@@ -668,6 +680,35 @@ class ChatSession:
             return  # a hook stopped the flow: the prompt stays, the model is not called
         await AgentLoop(self.loop, self._main).respond()
 
+    async def _copilot_start(self, text: str) -> dict[DialectName, Outcome] | None:
+        """The first prompt since the session was opened: Copilot's sessionStart (`new` or
+        `resume`, with the prompt) and its userPromptSubmitted chain start together, as in Copilot
+        CLI. The sessionStart context
+        goes before the prompt; the prompt hooks' outcome is returned, for the prompt's own
+        dispatch to merge in Copilot's place."""
+        self._copilot_start_owed = False
+        start = p.SessionStartInput(
+            **self.hooks.common(),
+            source="resume" if self.resumed else "startup",
+            model=self.provider.model,
+            history=lambda: history(self.messages),
+            initial_prompt=text,
+        )
+        submitted = p.UserPromptSubmitInput(
+            **self.hooks.common(), prompt=text, message_count=len(self.messages)
+        )
+        outcomes: dict[str, Outcome] = {}
+
+        async def run(name: str, payload: p.HookInput) -> None:
+            outcomes[name] = await self.hooks.dispatch(payload, only="copilot")
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(run, "start", start)
+            if self.hooks.engine.has_hooks(Event.UserPromptSubmit, "copilot"):
+                tasks.start_soon(run, "prompt", submitted)
+        self.hooks.apply(outcomes["start"])
+        return {"copilot": outcomes["prompt"]} if "prompt" in outcomes else None
+
     def _take_pending(self, outcome: Outcome) -> None:
         """A SessionStart hook's context for the next prompt sent (Snow's one-shot buffer)."""
         if outcome.pending_context:
@@ -682,6 +723,16 @@ class ChatSession:
         if pending is None or outcome.clear_pending:
             return edited
         return f"{pending.strip()}\n\n{edited}"
+
+
+def error_stack(err: BaseException) -> str:
+    """errorOccurred's `stack`, shaped as Copilot CLI's: `Error: <message>`, then the frames,
+    innermost first (its `error.name` is `Error` whatever went wrong, as in Copilot)."""
+    frames = traceback.extract_tb(err.__traceback__)[::-1]
+    lines = [f"Error: {err}"]
+    for index, frame in enumerate(frames):
+        lines.append(f"{index:4}: {frame.name}\n             at {frame.filename}:{frame.lineno}:0")
+    return "\n".join(lines) + "\n"
 
 
 def _snow_identity(session_id: str, base: Mapping[str, str], cwd: Path) -> dict[str, str]:

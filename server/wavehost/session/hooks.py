@@ -14,15 +14,18 @@ model longer than `SPILL_OVER` characters is saved to a file in the session's fo
 gets a preview and the path (Claude Code's rule), so one chatty hook cannot flood the context.
 """
 
+import functools
 import itertools
 import logging
 import os
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
+from wavehost.hooks.config import DialectName
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.runner import HookContext
@@ -136,26 +139,36 @@ class SessionHooks:
             )
         return context
 
-    async def dispatch(self, payload: p.HookInput) -> Outcome:
+    async def dispatch(
+        self,
+        payload: p.HookInput,
+        *,
+        only: DialectName | None = None,
+        given: Mapping[DialectName, Outcome] | None = None,
+    ) -> Outcome:
+        """`only`: one dialect's hooks; `given`: dialects whose outcome is already known
+        (`HookEngine.dispatch`)."""
         event = event_of(payload)
-        if not self.engine.has_hooks(event):
+        if not given and not self.engine.has_hooks(event, only):
             return self.engine.nothing(event)  # no process to start, no transcript to write
         self.conversation.save()  # hooks read transcript_path: it must show everything so far
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
-        event = event_of(payload)
         context = self.context(Path(payload.cwd), event)
         shown = tuple(
             h.status_message
             for h in self.engine.matching(event, subject_of(payload), payload)
-            if h.status_message and not h.in_background
+            if h.status_message and not h.in_background and only in (None, h.dialect)
+        )
+        run = functools.partial(
+            self.engine.dispatch, payload, context, self.background, only=only, given=given
         )
         if not shown:
-            return await self.engine.dispatch(payload, context, self.background)
+            return await run()
         dispatch = next(self._dispatches)
         self._running[dispatch] = shown
         self._report()
         try:
-            return await self.engine.dispatch(payload, context, self.background)
+            return await run()
         finally:
             del self._running[dispatch]
             self._report()
@@ -169,7 +182,9 @@ class SessionHooks:
             target.notice(NoticeBlock.from_hook(notice))
         if meta:
             for text in outcome.meta_messages:
-                target.append(UserMessage(content=self._bounded(text), is_meta=True))
+                whole = text in outcome.whole_meta  # Copilot's: passed whole, as Copilot does
+                content = text if whole else self._bounded(text)
+                target.append(UserMessage(content=content, is_meta=True))
         for line in outcome.logs:
             log.info("%s", line)
 
@@ -179,9 +194,10 @@ class SessionHooks:
         *,
         meta: bool = True,
         conversation: Conversation | None = None,
+        given: Mapping[DialectName, Outcome] | None = None,
     ) -> Outcome:
         """Dispatch, then apply; the outcome for whoever needs more of it."""
-        outcome = await self.dispatch(payload)
+        outcome = await self.dispatch(payload, given=given)
         self.apply(outcome, meta=meta, conversation=conversation)
         return outcome
 

@@ -170,10 +170,8 @@ async def run_trial(
     run = await run_one(limited, stdin, context, dialect, payload)
     run = dataclasses.replace(run, handler=handler)
     record = run_log.ran(payload, run, trigger="test")
-    return TrialResult(
-        stdin.decode("utf-8"),
-        run,
-        dialect.interpret(payload, [run]),
-        record,
-        timeout,
-    )
+    outcome = dialect.interpret(payload, [run])
+    if outcome.after_call:  # a session adds these once the call is over; here, with the rest
+        meta = [*outcome.meta_messages, *outcome.after_call]
+        outcome = outcome.model_copy(update={"meta_messages": meta})
+    return TrialResult(stdin.decode("utf-8"), run, outcome, record, timeout)

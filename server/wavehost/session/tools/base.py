@@ -54,6 +54,7 @@ class ToolResult:
     # The work it ran (a subagent) was stopped by a hook that stops everything (`continue:
     # false`): the caller's reply ends too, and these notices are shown there.
     halted_everything: tuple[Notice, ...] | None = None
+    exit_code: int | None = None  # a command that ran to its end (Bash): its exit status
 
     @classmethod
     def success(cls, text: str, **response: Any) -> "ToolResult":

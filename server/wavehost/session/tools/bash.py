@@ -5,6 +5,7 @@ holds for the next one (and for the hooks, whose cwd is the session workdir). `$
 `pwd`, so a workdir deleted by the command is still reported (hooks then fall back to the root).
 """
 
+import dataclasses
 import os
 import tempfile
 from pathlib import Path
@@ -109,6 +110,8 @@ class Bash(Tool[BashInput]):
             )
         if done.returncode != 0:
             status = f"Exit code {done.returncode}"
-            return ToolResult.failure(_clip(f"{status}\n{output}".rstrip()), **response)
+            failed = ToolResult.failure(_clip(f"{status}\n{output}".rstrip()), **response)
+            return dataclasses.replace(failed, exit_code=done.returncode)
         # Claude Code's words for a command that printed nothing: the model sees it ran
-        return ToolResult.success(_clip(output) or NO_OUTPUT, **response)
+        ran = ToolResult.success(_clip(output) or NO_OUTPUT, **response)
+        return dataclasses.replace(ran, exit_code=0)

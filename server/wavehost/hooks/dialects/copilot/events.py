@@ -69,11 +69,18 @@ def is_pascal(key: str) -> bool:
 
 
 def _succeeded(payload: p.HookInput) -> bool:
-    """postToolUse: only after a tool that ran and succeeded (failures go to postToolUseFailure)."""
+    """postToolUse: only after a tool that ran and succeeded (failures go to postToolUseFailure).
+    A command that ran to its end succeeded, whatever its exit status (Copilot's bash tool)."""
     if not isinstance(payload, p.PostToolUseInput) or payload.blocked:
         return False
     response = payload.tool_response
-    return not (isinstance(response, dict) and response.get("success") is False)
+    failed = isinstance(response, dict) and response.get("success") is False
+    return not failed or payload.exit_code is not None
+
+
+def _did_not_run_to_its_end(payload: p.HookInput) -> bool:
+    """postToolUseFailure: not for a command that exited non-zero (that is a success here)."""
+    return getattr(payload, "exit_code", None) is None
 
 
 def _not_general_purpose(payload: p.HookInput) -> bool:
@@ -86,6 +93,7 @@ def _not_compaction(payload: p.HookInput) -> bool:
 
 CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
     Event.PostToolUse: _succeeded,
+    Event.PostToolUseFailure: _did_not_run_to_its_end,
     Event.SubagentStart: _not_general_purpose,
     Event.SubagentStop: _not_general_purpose,
     Event.SessionStart: _not_compaction,

@@ -4,9 +4,10 @@ Native (camelCase events and the non-tool PascalCase ones): a full-match, case-s
 `^(?:PATTERN)$`, tested against the event's field in Copilot's words (`bash`, not `Bash`). An
 invalid regex or an empty matcher skips the hook (`compile_matcher` raises). PascalCase
 `PreToolUse` / `PostToolUse` / `PostToolUseFailure` / `PermissionRequest` match Claude-style:
-`*` and `**` match everything; a name or `A|B` list matches the Claude name or the runtime name;
-anything else is a regex tested against the Claude name only. On events Copilot does not match
-on, a matcher means nothing.
+`*` and `**` match everything — and so does `""` on PreToolUse and PermissionRequest (the seed's
+"*、** 或空值匹配所有"; Copilot 1.0.102 rejects it, as it rejects `""` everywhere else); a name or
+`A|B` list matches the Claude name or the runtime name; anything else is a regex tested against
+the Claude name only. On events Copilot does not match on, a matcher means nothing.
 """
 
 import functools
@@ -18,6 +19,8 @@ from wavehost.hooks.dialects.copilot.events import MATCHED, TOOL_EVENTS, TOOLS, 
 from wavehost.hooks.matcher import Matcher
 
 _NAMES = re.compile(r"[A-Za-z0-9_\-]+(\|[A-Za-z0-9_\-]+)*")
+# PascalCase events whose empty matcher matches every tool (seed 002)
+EMPTY_MATCHES_ALL = frozenset({Event.PreToolUse, Event.PermissionRequest})
 
 
 def _wave(name: str) -> str | None:
@@ -74,6 +77,8 @@ def compile_matcher(source: str | None, event: Event, key: str) -> CopilotMatche
     """The matcher of an entry under `key`; raises `MatcherError` when Copilot skips the hook."""
     if source is None:
         return CopilotMatcher(None)
+    if source == "" and is_pascal(key) and event in EMPTY_MATCHES_ALL:
+        return CopilotMatcher(source, tool=True, claude=True)
     if source == "":
         raise MatcherError("matcher cannot be empty")
     if event not in MATCHED:

@@ -1,12 +1,13 @@
 """What Copilot hook results mean (seed 002 "事件选择"; the observed contract where it is silent).
 
-stdout: lines that are each a `{"type":"progress",…}` object are shown and removed; the rest is
-one JSON document, else no output at all. A timeout is fail-open for every event. Exit 2 of an
-event without a decision is a warning for the user (stderr). preToolUse is the strict one:
-deny stops the chain, exit 2 denies, any other failure denies ("hook errored"). Texts the model
-sees are Copilot's, and every text a hook gives the model (a reason, a context, a result or
-response it rewrites, stderr) is cut at Claude Code's 10,000 characters (`capped`); rewritten
-tool arguments are the tool's input, not text for the model, and stay whole.
+stdout: lines that are each a `{"type":"progress",…}` object are shown and removed; the rest
+(after a UTF-8 byte-order mark, if any) is one JSON document, else no output at all. A timeout is
+fail-open for every event. Exit 2 of an event without a decision is a warning for the user
+(stderr), and its stdout still counts. preToolUse is the strict one: deny and ask end the chain,
+exit 2 denies, any other failure denies ("hook errored"). Texts the model sees are Copilot's,
+and what a hook gives them passes whole — a reason, a context, a result or response it rewrites —
+except the postToolUse guidance, which Copilot cuts silently at 10,240 characters. A reason that
+is not a string reads as JavaScript writes it (`5`, `true`, `[object Object]`).
 """
 
 import json
@@ -21,14 +22,7 @@ from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.dialects.copilot.events import TOOLS, is_pascal
 from wavehost.hooks.dialects.copilot.payloads import result_text
 from wavehost.hooks.dialects.wave.outcome import summary
-from wavehost.hooks.outcome import (
-    HookRef,
-    Notice,
-    NoticeLevel,
-    Outcome,
-    PermissionDecision,
-    capped,
-)
+from wavehost.hooks.outcome import HookRef, Notice, NoticeLevel, Outcome, PermissionDecision
 from wavehost.hooks.runner import HookRun
 
 log = logging.getLogger(__name__)
@@ -36,6 +30,10 @@ log = logging.getLogger(__name__)
 Doc = dict[str, Any]
 # An `ask` with nobody to ask (Copilot under `-p`; wavehost's headless `chat -p`)
 UNASKED = "Denied by preToolUse hook (unable to ask user for confirmation)"
+NO_REASON = "No reason provided"
+POST_GUIDANCE_CHARS = 10_240  # Copilot cuts the postToolUse guidance here, without a word
+NOT_AN_OBJECT = "Expected JSON object but got array"
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -46,6 +44,7 @@ class Output:
 
 def read_output(stdout: str) -> Output:
     progress: list[str] = []
+    stdout = stdout.removeprefix(BOM)
     rest: list[str] = []
     for line in stdout.splitlines():
         stripped = line.strip()
@@ -76,8 +75,23 @@ def _text(doc: Doc | None, key: str) -> str | None:
 
 
 def _model_text(value: Any) -> str | None:
-    """A non-blank string from a hook's output, capped; None for anything else."""
-    return capped(value) if isinstance(value, str) and value.strip() else None
+    """A non-blank string from a hook's output, whole; None for anything else."""
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def js_string(value: Any) -> str:
+    """What JavaScript's `${value}` writes for a JSON value (how Copilot words a reason)."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return ",".join("" if item is None else js_string(item) for item in value)
+    return "[object Object]"
 
 
 def _specific(run: HookRun, doc: Doc | None) -> Doc:
@@ -104,22 +118,23 @@ def errored(run: HookRun) -> bool:
     return not run.timed_out and (run.spawn_error is not None or run.exit_code not in (0, 2))
 
 
-def pre_tool_denies(run: HookRun) -> bool:
-    """Whether this preToolUse run denies the call (and so ends the chain)."""
+def _decision(run: HookRun, doc: Doc | None) -> Any:
+    return _specific(run, doc).get("permissionDecision") or (doc or {}).get("permissionDecision")
+
+
+def pre_tool_ends_chain(run: HookRun) -> bool:
+    """Whether this preToolUse run denies or asks (either ends the chain)."""
     if run.timed_out:
         return False
     if errored(run) or run.exit_code == 2:
         return True
-    doc = read_output(run.stdout).doc
-    decision = _specific(run, doc).get("permissionDecision") or (doc or {}).get(
-        "permissionDecision"
-    )
-    return decision == "deny"
+    return _decision(run, read_output(run.stdout).doc) in ("deny", "ask")
 
 
-def modified_args(run: HookRun) -> dict[str, Any] | None:
-    """`modifiedArgs` (an object or a JSON string); PascalCase also `updatedInput` in
-    `hookSpecificOutput`. camelCase top-level `updatedInput` is ignored (observed)."""
+def modified_args(run: HookRun) -> Any:
+    """`modifiedArgs` (an object, a list, or either as a JSON string); PascalCase also
+    `updatedInput` in `hookSpecificOutput`. camelCase top-level `updatedInput` is ignored
+    (observed). None: no rewrite."""
     if run.timed_out or run.exit_code != 0:
         return None
     doc = read_output(run.stdout).doc
@@ -131,7 +146,7 @@ def modified_args(run: HookRun) -> dict[str, Any] | None:
             value = json.loads(value)
         except json.JSONDecodeError:
             return None
-    return value if isinstance(value, dict) else None
+    return value if isinstance(value, dict | list) else None
 
 
 @dataclass
@@ -154,6 +169,8 @@ class _Builder:
     prefix: list[str] = field(default_factory=list)
     suffix: list[str] = field(default_factory=list)
     response: str | None = None
+    after_call: list[str] = field(default_factory=list)
+    invalid_input: str | None = None
 
     @property
     def key(self) -> str:
@@ -186,6 +203,10 @@ class _Builder:
             response=self.response,
             logs=self.logs,
             runs=[summary(run) for run in runs],
+            after_call=self.after_call,
+            whole_meta=self.meta,
+            invalid_input=self.invalid_input,
+            cap_notice=False,
         )
 
 
@@ -213,28 +234,27 @@ def interpret(payload: p.HookInput, runs: Sequence[HookRun]) -> Outcome:
             _permission_request(out, run, doc)
             continue
         if errored(run):
-            out.logs.append(
-                f"{run.handler.event_name} hook failed ({run.spawn_error or run.exit_code}): "
-                f"{command}"
-            )
+            failure = run.spawn_error or f"exit code {run.exit_code}"
+            out.logs.append(f"{run.handler.event_name} hook failed ({failure}): {command}")
+            if run.spawn_error is not None:  # it never ran: the user should know why
+                out.notice("warning", f"{run.handler.event_name} hook: {run.spawn_error}", run)
             continue
         if run.exit_code == 2:
-            stderr = capped(run.stderr.strip())
+            stderr = run.stderr.strip()
             if event is Event.PostToolUseFailure:
                 if stderr:
                     contexts.append(stderr)
                 continue  # stdout is ignored
             out.notice("warning", stderr or f"hook exited with code 2: {command}", run)
-            if event is not Event.PostToolUse:
-                continue  # postToolUse still applies its stdout
+            # and its stdout still counts, as on exit 0
         context = _text(doc, "additionalContext")
         if context is not None and event is not Event.Stop:
-            contexts.append(context.strip())
+            contexts.append(context)
         pascal = is_pascal(run.handler.key)
         if event is Event.PostToolUse:
-            modified = (doc or {}).get("modifiedResult")
-            if isinstance(modified, dict) and isinstance(modified.get("textResultForLlm"), str):
-                out.tool_result = capped(modified["textResultForLlm"])
+            modified = _modified_result(doc)
+            if modified is not None:
+                out.tool_result = modified[1]  # each hook saw the one before (`advance`)
             if pascal and (doc or {}).get("decision") == "block":
                 blocked_reason = _text(doc, "reason") or ""
         elif event is Event.UserPromptSubmit:
@@ -248,17 +268,17 @@ def interpret(payload: p.HookInput, runs: Sequence[HookRun]) -> Outcome:
                 out.blocked = True
                 out.notice("error", reason, run)
         elif event is Event.UserPromptTransformed:
-            modified = _text(doc, "modifiedTransformedPrompt")
-            if modified is not None:
-                out.prompt = modified
+            modified_prompt = _text(doc, "modifiedTransformedPrompt")
+            if modified_prompt is not None:
+                out.prompt = modified_prompt  # not chained: each saw the original; last wins
         elif event in (Event.Stop, Event.SubagentStop):
             why = _text(doc, "reason")
             if (doc or {}).get("decision") == "block" and why is not None:
                 out.blocked = True
-                out.meta.append(why.strip())
+                out.meta.append(why)
             rewritten = (doc or {}).get("modifiedResponse")
             if event is Event.SubagentStop and isinstance(rewritten, str):
-                out.response = capped(rewritten)  # the last one wins
+                out.response = rewritten  # the last one wins
     _contexts(out, contexts)
     if blocked_reason is not None:
         out.tool_result = f"Tool result blocked: {blocked_reason}"
@@ -267,8 +287,24 @@ def interpret(payload: p.HookInput, runs: Sequence[HookRun]) -> Outcome:
     return out.build(runs)
 
 
+def post_tool_modified(run: HookRun) -> tuple[str | None, str] | None:
+    """What the next postToolUse hook reads after this one (exit 0 or 2: stdout counts)."""
+    if errored(run):
+        return None
+    return _modified_result(read_output(run.stdout).doc)
+
+
+def _modified_result(doc: Doc | None) -> tuple[str | None, str] | None:
+    """A postToolUse `modifiedResult`: (its `resultType`, if given; its text)."""
+    modified = (doc or {}).get("modifiedResult")
+    if not isinstance(modified, dict) or not isinstance(modified.get("textResultForLlm"), str):
+        return None
+    kind = modified.get("resultType")
+    return (kind if isinstance(kind, str) else None), modified["textResultForLlm"]
+
+
 def _pre_tool_use(out: _Builder, run: HookRun, doc: Doc | None, contexts: list[str]) -> bool:
-    """One preToolUse run; True when it denied (the chain has ended there)."""
+    """One preToolUse run; True when it denied or asked (the chain has ended there)."""
     specific = _specific(run, doc)
     top = doc or {}
     if errored(run):
@@ -276,33 +312,38 @@ def _pre_tool_use(out: _Builder, run: HookRun, doc: Doc | None, contexts: list[s
         out.decide(run, "deny", None)
         out.tool_error = f'Denied by preToolUse hook from "{origin(run)}" (hook errored)'
         return True
-    reason = _model_text(
-        specific.get("permissionDecisionReason") or top.get("permissionDecisionReason")
-    )
-    reason = reason.strip() if reason is not None else None
+    given = specific.get("permissionDecisionReason")
+    if given is None:
+        given = top.get("permissionDecisionReason")
+    reason = NO_REASON if given is None else js_string(given)
     if run.exit_code == 2:
         out.blocked = True
-        out.decide(run, "deny", reason or "hook exited with code 2")
+        out.decide(run, "deny", reason if given is not None else "hook exited with code 2")
         out.tool_error = f"Denied by preToolUse hook: {out.reason}"
         return True
     decision = specific.get("permissionDecision") or top.get("permissionDecision")
     if decision == "deny":
         out.blocked = True
         out.decide(run, "deny", reason)
-        out.tool_error = f"Denied by preToolUse hook: {reason or 'No reason provided'}"
+        out.tool_error = f"Denied by preToolUse hook: {reason}"
         return True
-    if decision == "ask":
-        out.decide(run, "ask", reason)
-        out.unasked = f"{UNASKED}: {reason or 'No reason provided'}"
-    elif decision == "allow" and out.decision is None:
-        out.decide(run, "allow", reason)
-    args = modified_args(run)
-    if args is not None:
-        assert isinstance(out.payload, p.PreToolUseInput)
-        out.updated = TOOLS.wave_args(out.payload.tool_name, args)
     context = _model_text(specific.get("additionalContext") or top.get("additionalContext"))
     if context is not None:
-        out.meta.append(f"Additional context from preToolUse hook:\n{context.strip()}")
+        contexts.append(context)
+    if decision == "ask":  # the call as it stands is asked about; this hook's own rewrite is not
+        out.decide(run, "ask", reason if given is not None else None)
+        out.unasked = f"{UNASKED}: {reason}"
+        return True
+    if decision == "allow" and out.decision is None:
+        out.decide(run, "allow", reason if given is not None else None)
+    args = modified_args(run)
+    assert isinstance(out.payload, p.PreToolUseInput)
+    if isinstance(args, dict):
+        out.updated = TOOLS.wave_args(out.payload.tool_name, args)
+        out.invalid_input = None
+    elif isinstance(args, list):  # passed on as it is: the tool cannot take it
+        out.updated = None
+        out.invalid_input = NOT_AN_OBJECT
     return False
 
 
@@ -322,7 +363,7 @@ def _permission_request(out: _Builder, run: HookRun, doc: Doc | None) -> None:
     behavior = answer.get("behavior")
     if behavior not in ("allow", "deny"):
         return
-    message = capped(answer["message"]) if isinstance(answer.get("message"), str) else None
+    message = answer["message"] if isinstance(answer.get("message"), str) else None
     out.decide(run, behavior, message)
     out.blocked = behavior == "deny"
     out.halt = behavior == "deny" and answer.get("interrupt") is True
@@ -341,11 +382,13 @@ def _contexts(out: _Builder, contexts: list[str]) -> None:
         return
     payload = out.payload
     event = out.event
-    if event is Event.PostToolUse:
+    if event is Event.PreToolUse:  # one message, once the call is over (after its failure's)
+        out.after_call.append("Additional context from preToolUse hook:\n" + "\n\n".join(contexts))
+    elif event is Event.PostToolUse:
         assert isinstance(payload, p.PostToolUseInput)
         name = TOOLS.name(payload.tool_name)
         base = out.tool_result if out.tool_result is not None else result_text(payload)
-        guidance = "\n\n".join(contexts)
+        guidance = "\n\n".join(contexts)[:POST_GUIDANCE_CHARS]
         out.tool_result = (
             f'{base}\n\nTool "{name}" succeeded. Additional guidance from postToolUse hooks:\n'
             f"{guidance}"
@@ -357,9 +400,11 @@ def _contexts(out: _Builder, contexts: list[str]) -> None:
             f'Tool "{name}" failed. Additional guidance from postToolUseFailure hooks:\n'
             + "\n\n".join(contexts)
         )
-    elif event is Event.UserPromptSubmit:
-        out.suffix += [f"\n\n<system_reminder>\n{c}\n</system_reminder>" for c in contexts]
+    elif event is Event.UserPromptSubmit:  # only the last one counts
+        out.suffix.append(f"\n\n<system_reminder>\n{contexts[-1]}\n</system_reminder>")
     elif event is Event.SubagentStart:
         out.prefix += contexts
-    elif event in (Event.SessionStart, Event.Notification):
+    elif event is Event.SessionStart:  # one message
+        out.meta.append("\n\n".join(contexts))
+    elif event is Event.Notification:
         out.meta += contexts

@@ -3,8 +3,13 @@
 camelCase keys: `sessionId`, `timestamp` (epoch milliseconds, a number), `cwd`, then the event's
 fields, tool names and arguments in Copilot's words (`bash`, `view {path}`). PascalCase keys:
 `hook_event_name`, `session_id`, `timestamp` (ISO-8601, milliseconds, `Z`), `cwd`, snake_case
-fields and Claude tool names. Both forms of one event carry the same instant. `permissionRequest`
-and `notification` have one payload for both forms; `SubagentStart` is a hybrid (as observed).
+fields and Claude tool names — with the arguments still in Copilot's own keys (`path`, `old_str`,
+`new_str`). Both forms of one event carry the same instant. `permissionRequest` and `notification`
+have one payload for both forms (a file tool's permission is asked as `edit` with `{file_path,
+diff}`); `SubagentStart` is a hybrid (as observed). sessionStart comes with the run's first
+prompt and carries it (`initialPrompt`), `new` or `resume`; userPromptTransformed's
+`transformedPrompt` starts with Copilot's `<current_datetime>…</current_datetime>` line (local
+time, milliseconds, offset).
 """
 
 from datetime import UTC, datetime
@@ -12,6 +17,7 @@ from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import event_of
+from wavehost.hooks.dialects.copilot.diffs import of_call
 from wavehost.hooks.dialects.copilot.events import END_REASONS, SESSION_SOURCES, TOOLS, is_pascal
 
 Doc = dict[str, Any]
@@ -39,8 +45,18 @@ def _pascal(key: str, payload: p.HookInput) -> Doc:
     }
 
 
-def tool_args(payload: p.PreToolUseInput | p.PostToolUseInput | p.PostToolUseFailureInput) -> Doc:
+def tool_args(payload: p.PreToolUseInput | p.PostToolUseInput | p.PostToolUseFailureInput) -> Any:
+    """`toolArgs` (and PascalCase `tool_input`): Copilot's keys; in a preToolUse chain, what an
+    earlier hook rewrote them into, object or not."""
+    if isinstance(payload, p.PreToolUseInput) and payload.raw_args is not None:
+        return payload.raw_args
     return TOOLS.args(payload.tool_name, payload.tool_input)
+
+
+def current_datetime(at: float) -> str:
+    """Copilot's first line of a prompt for the model: the local time, milliseconds, offset."""
+    stamp = datetime.fromtimestamp(at).astimezone().isoformat(timespec="milliseconds")
+    return f"<current_datetime>{stamp}</current_datetime>\n\n"
 
 
 def result_text(payload: p.PostToolUseInput) -> str:
@@ -56,8 +72,11 @@ def render(key: str, payload: p.HookInput) -> Doc:
     base = _pascal(key, payload) if pascal else _camel(payload)
     match payload:
         case p.SessionStartInput():
-            source = SESSION_SOURCES.get(payload.source, payload.source)
-            return {**base, "source": source}
+            if payload.initial_prompt is None:
+                return {**base, "source": SESSION_SOURCES.get(payload.source, payload.source)}
+            initial = "initial_prompt" if pascal else "initialPrompt"
+            source = "resume" if payload.source == "resume" else "new"
+            return {**base, "source": source, initial: payload.initial_prompt}
         case p.SessionEndInput():
             reason = (
                 payload.last_turn if payload.last_turn != "complete" else _reason(payload.reason)
@@ -69,11 +88,11 @@ def render(key: str, payload: p.HookInput) -> Doc:
             return {
                 **base,
                 "prompt": payload.prompt,
-                "transformedPrompt": payload.transformed_prompt,
+                "transformedPrompt": current_datetime(payload.at) + payload.transformed_prompt,
             }
         case p.PreToolUseInput():
             if pascal:
-                return {**base, "tool_name": payload.tool_name, "tool_input": payload.tool_input}
+                return {**base, "tool_name": payload.tool_name, "tool_input": tool_args(payload)}
             return {
                 **base,
                 "toolName": TOOLS.name(payload.tool_name),
@@ -81,26 +100,27 @@ def render(key: str, payload: p.HookInput) -> Doc:
             }
         case p.PostToolUseInput():
             text = result_text(payload)
+            kind = payload.result_type or "success"
             if pascal:
-                result = {"result_type": "success", "text_result_for_llm": text}
+                result = {"result_type": kind, "text_result_for_llm": text}
                 return {
                     **base,
                     "tool_name": payload.tool_name,
-                    "tool_input": payload.tool_input,
+                    "tool_input": tool_args(payload),
                     "tool_result": result,
                 }
             return {
                 **base,
                 "toolName": TOOLS.name(payload.tool_name),
                 "toolArgs": tool_args(payload),
-                "toolResult": {"resultType": "success", "textResultForLlm": text},
+                "toolResult": {"resultType": kind, "textResultForLlm": text},
             }
         case p.PostToolUseFailureInput():
             if pascal:
                 return {
                     **base,
                     "tool_name": payload.tool_name,
-                    "tool_input": payload.tool_input,
+                    "tool_input": tool_args(payload),
                     "error": payload.error,
                 }
             return {
@@ -110,13 +130,19 @@ def render(key: str, payload: p.HookInput) -> Doc:
                 "error": payload.error,
             }
         case p.PermissionRequestInput():
-            args = TOOLS.args(payload.tool_name, payload.tool_input)
-            if payload.tool_name == "Bash":
+            name, args = (
+                TOOLS.name(payload.tool_name),
+                TOOLS.args(payload.tool_name, payload.tool_input),
+            )
+            change = of_call(payload.tool_name, payload.tool_input)
+            if change is not None:  # a file is created or changed: Copilot asks about an edit
+                name, args = "edit", change
+            elif payload.tool_name == "Bash":
                 args = {"command": payload.tool_input.get("command", "")}
             return {
                 "hookName": "permissionRequest",
                 **_camel(payload),
-                "toolName": TOOLS.name(payload.tool_name),
+                "toolName": name,
                 "toolInput": args,
                 "permissionSuggestions": [],
             }

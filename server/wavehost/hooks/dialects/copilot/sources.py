@@ -1,16 +1,26 @@
-"""Copilot CLI's hook files: `~/.copilot/hooks/**/*.json`, then `<project>/.github/hooks/**/*.json`.
+"""Copilot CLI's hook sources, in the order Copilot 1.0.102 runs them: the user's hooks folder
+(`~/.copilot/hooks/**/*.json`, `$COPILOT_HOME/hooks`), the `hooks` of `~/.copilot/settings.json`,
+the project's `.github/hooks/**/*.json`, then the `hooks` of `.github/copilot/settings.json` and
+`.github/copilot/settings.local.json`. (Copilot also runs `.claude/settings.json` and
+`.claude/settings.local.json` between the project folder and its settings files; wavehost runs
+those once, as the Claude Code files they are — the Wave dialect's — never here.)
 
 In a folder, its own files run in descending byte order of their names (`z`, `m`, `a`, `_u`,
-`Z`, `B`, `2`, `10`), then its subfolders', recursively (observed). A file is
-`{"version": 1, "hooks": {event: [entry…]}}` (`version` may be left out); an entry is flat
-(`{"type"?, "bash"|"command"|"powershell"|"exec"+"args", "cwd"?, "env"?, "timeoutSec"?,
-"matcher"?}`) or Claude's nested form (`{"matcher"?, "hooks": [entry…]}`, one level). Within a
-file an event's camelCase entries run before its PascalCase ones. What makes Copilot reject a
-whole file (invalid JSON, not an object, another `version`, an event that is not a list) rejects
-it here; a bad entry is skipped with a diagnostic and the rest loads. Project files obey
+`Z`, `B`, `2`, `10`), then its subfolders', recursively; dot-files and dot-folders are not read
+(observed). A hooks file is `{"version": 1, "hooks": {event: [entry…]}}` (`version` may be left
+out); an entry is flat (`{"type"?, "bash"|"command"|"powershell"|"exec"+"args", "cwd"?, "env"?,
+"timeoutSec"?, "matcher"?}`) or Claude's nested form (`{"matcher"?, "hooks": [entry…]}`, one
+level). Within a file an event's camelCase entries run before its PascalCase ones. What makes
+Copilot reject a whole file (invalid JSON, not an object, another `version`, an event that is not
+a list, an entry nested deeper than one level) rejects it here; a bad entry is skipped with a
+diagnostic and the rest loads. A settings file's `hooks` are read strictly, as Copilot does: a bad
+entry (or an empty matcher) rejects all of them; only an invalid matcher regex skips its entry
+alone. `"disableAllHooks": true` in a project settings file turns every Copilot hook off, the
+user's too (in the user's settings it changes nothing, as in Copilot 1.0.102). Project files obey
 workspace trust.
 """
 
+import dataclasses
 import os
 import shlex
 from collections.abc import Iterator, Mapping
@@ -37,6 +47,13 @@ from wavehost.hooks.jsonpointer import pointer_join
 from wavehost.hooks.settings_files import kind_of
 
 MAX_FILES = 256  # per folder tree: a hostile tree cannot make every load slow
+TILDE = (
+    'cwd "{cwd}" is not expanded (as in Copilot CLI): the hook runs in the folder "{cwd}" of '
+    "the session folder and cannot start unless it exists"
+)
+NESTED_TOO_DEEP = "Nested hooks deeper than one level are not supported"
+DISABLED = "disableAllHooks is true here: every Copilot CLI hook is off, the user's too"
+
 MAX_DEPTH = 8
 SHELL_KEYS = ("bash", "powershell", "command")
 ENTRY_KEYS = frozenset(
@@ -60,6 +77,8 @@ def hook_files(root: Path) -> tuple[list[Path], list[Path], bool]:
         folders.append(folder)
         subfolders: list[Path] = []
         for entry in entries:
+            if entry.name.startswith("."):
+                continue  # dot-files and dot-folders are not read (as in Copilot)
             try:
                 if entry.is_dir(follow_symlinks=False):
                     subfolders.append(Path(entry.path))
@@ -81,16 +100,27 @@ def hook_files(root: Path) -> tuple[list[Path], list[Path], bool]:
     return files, folders, cut
 
 
+class Rejected(Exception):  # noqa: N818 - the file, not an error of ours
+    """What makes Copilot reject a whole file: `(pointer, message)`."""
+
+
 @dataclass
 class _FileReader:
     source: Source
     path: Path
     untrusted: bool
+    settings: bool = False  # a settings file's `hooks`: strict, and no $COPILOT_HOOK_DIR
     handlers: list[HookHandler] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def problem(self, pointer: str, message: str) -> None:
         self.diagnostics.append(Diagnostic(str(self.path), pointer, message))
+
+    def bad_entry(self, pointer: str, message: str) -> None:
+        """An entry Copilot skips in a hooks file and rejects all hooks of a settings file for."""
+        if self.settings:
+            raise Rejected(pointer, message)
+        self.problem(pointer, message)
 
     def read(self, hooks: Mapping[str, Any]) -> None:
         camel: list[HookHandler] = []
@@ -112,7 +142,7 @@ class _FileReader:
     def _entry(self, event: Event, key: str, raw: Any, at: tuple[str | int, ...]) -> None:
         where = pointer_join(*at)
         if not isinstance(raw, Mapping):
-            self.problem(where, f"a hook entry must be an object, not {kind_of(raw)}")
+            self.bad_entry(where, f"a hook entry must be an object, not {kind_of(raw)}")
             return
         nested = raw.get("hooks")
         if isinstance(nested, list):
@@ -120,9 +150,7 @@ class _FileReader:
             for index, inner in enumerate(nested):
                 inner_at = (*at, "hooks", index)
                 if isinstance(inner, Mapping) and isinstance(inner.get("hooks"), list):
-                    message = "nested hooks deeper than one level are not supported"
-                    self.problem(pointer_join(*inner_at), message)
-                    continue
+                    raise Rejected(where, NESTED_TOO_DEEP)  # the whole file, as Copilot does
                 self._handler(event, key, inner, inner_at, group_matcher, where)
             return
         self._handler(event, key, raw, at, None, None)
@@ -138,25 +166,31 @@ class _FileReader:
     ) -> None:
         where = pointer_join(*at)
         if not isinstance(raw, Mapping):
-            self.problem(where, f"a hook entry must be an object, not {kind_of(raw)}")
+            self.bad_entry(where, f"a hook entry must be an object, not {kind_of(raw)}")
             return
         problem = _entry_error(raw)
         if problem is not None:
             field_name, message = problem
-            self.problem(where + (f"/{field_name}" if field_name else ""), message)
+            self.bad_entry(where + (f"/{field_name}" if field_name else ""), message)
             return
         source = group_matcher if group_matcher is not None else raw.get("matcher")
         matcher_at = (
             (group or where) + "/matcher" if group_matcher is not None else where + "/matcher"
         )
         if source is not None and not isinstance(source, str):
-            self.problem(matcher_at, f"matcher must be a string, not {kind_of(source)}")
+            self.bad_entry(matcher_at, f"matcher must be a string, not {kind_of(source)}")
             return
         try:
             matcher = compile_matcher(source, event, key)
         except MatcherError as err:
-            self.problem(matcher_at, f"{err}; the hook is skipped")
+            if source == "":
+                self.bad_entry(matcher_at, f"{err}; the hook is skipped")
+            else:  # an invalid regex: Copilot skips that hook alone, even in a settings file
+                self.problem(matcher_at, f"{err}; the hook is skipped")
             return
+        cwd = raw.get("cwd")
+        if isinstance(cwd, str) and cwd.startswith("~"):
+            self.problem(where + "/cwd", TILDE.format(cwd=cwd))
         argv, shell, display = _command(raw)
         timeout = raw.get("timeoutSec", raw.get("timeout"))
         content = fingerprint(key, group_matcher, raw)
@@ -179,8 +213,9 @@ class _FileReader:
                 group_pointer=group,
                 argv=argv,
                 shell=shell,
-                cwd=raw.get("cwd"),
+                cwd=cwd,
                 env=dict(env) if isinstance(env, Mapping) else None,
+                hook_dir=None if self.settings else self.path.parent,
                 condition=CONDITIONS.get(event),
             )
         )
@@ -236,29 +271,43 @@ def _command(raw: Mapping[str, Any]) -> tuple[tuple[str, ...] | None, str | None
     raise AssertionError("validated entries have a command")
 
 
-def _read_file(source: Source, path: Path, untrusted: bool) -> tuple[ConfigFile, _FileReader]:
-    reader = _FileReader(source, path, untrusted)
+def _read_file(
+    source: Source, path: Path, untrusted: bool, *, settings: bool = False
+) -> tuple[ConfigFile, _FileReader, Any]:
+    """The file as listed, its hooks, and its JSON (None when it is unusable)."""
+    reader = _FileReader(source, path, untrusted, settings)
     loaded = read_config(source, path, dialect="copilot", untrusted=untrusted, empty={})
     document = loaded.document
-    problem = None
-    if document is not None:
-        if not isinstance(document, dict):
-            problem = "Expected hook config to be an object"
-        elif document.get("version", 1) != 1:
-            problem = f"Invalid hook config version {document.get('version')!r}; expected 1"
-        elif "hooks" in document and not isinstance(document["hooks"], dict):
-            problem = '"hooks" must be an object of events'
-        elif any(not isinstance(v, list) for v in document.get("hooks", {}).values()):
-            bad = next(k for k, v in document["hooks"].items() if not isinstance(v, list))
-            problem = f'hook event value must be an array ("{bad}"); the file is ignored'
+    problem = _shape_error(document, settings) if document is not None else None
+    if problem is None:
+        try:
+            handlers_of(reader, document)
+        except Rejected as rejected:
+            pointer, message = rejected.args
+            reader.handlers.clear()
+            problem = f"{pointer}: {message}; the file's hooks are ignored"
     if problem is not None:
         loaded = failed_file(loaded, problem)
-    reader.diagnostics.extend(loaded.diagnostics)
-    handlers_of(reader, loaded.document)
-    return loaded.file, reader
+    reader.diagnostics[:0] = loaded.diagnostics
+    return loaded.file, reader, loaded.document
+
+
+def _shape_error(document: Any, settings: bool) -> str | None:
+    """Why Copilot rejects this file as a whole, if it does."""
+    if not isinstance(document, dict):
+        return "Expected hook config to be an object"
+    if not settings and document.get("version", 1) != 1:
+        return f"Invalid hook config version {document.get('version')!r}; expected 1"
+    if "hooks" in document and not isinstance(document["hooks"], dict):
+        return '"hooks" must be an object of events'
+    bad = [k for k, v in document.get("hooks", {}).items() if not isinstance(v, list)]
+    if bad:
+        return f'hook event value must be an array ("{bad[0]}"); the file is ignored'
+    return None
 
 
 def handlers_of(reader: _FileReader, document: Any) -> None:
+    """Raises `Rejected` when the file is rejected whole."""
     if isinstance(document, dict) and document.get("disableAllHooks") is not True:
         hooks = document.get("hooks", {})
         if isinstance(hooks, dict) and all(isinstance(v, list) for v in hooks.values()):
@@ -266,9 +315,13 @@ def handlers_of(reader: _FileReader, document: Any) -> None:
 
 
 def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
-    """The hooks a Copilot hooks document at `path` defines, with the ids a list gives them."""
+    """The hooks a Copilot hooks document at `path` defines, with the ids a list gives them
+    (read leniently: an entry's id does not depend on its neighbours)."""
     reader = _FileReader(source, path, untrusted=False)
-    handlers_of(reader, document)
+    try:
+        handlers_of(reader, document)
+    except Rejected:
+        return []
     return reader.handlers
 
 
@@ -278,7 +331,8 @@ def _tree(
     files, folders, cut = hook_files(root)
     yield from folders
     for path in files:
-        yield _read_file(source, path, untrusted)
+        file, reader, _ = _read_file(source, path, untrusted)
+        yield file, reader
     if cut:
         message = (
             f"more than {MAX_FILES} files or {MAX_DEPTH} levels of folders: the rest is ignored"
@@ -287,14 +341,18 @@ def _tree(
 
 
 def load(project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
-    roots: list[tuple[Source, Path]] = [("user", paths.copilot_user_hooks(home))]
-    if project_dir is not None:
-        roots.append(("project", paths.copilot_project_hooks(project_dir)))
     handlers: list[HookHandler] = []
     files: list[ConfigFile] = []
     diagnostics: list[Diagnostic] = []
     folders: set[Path] = set()
-    for source, root in roots:
+    disabled_by: Path | None = None
+
+    def add(file: ConfigFile, reader: _FileReader) -> None:
+        files.append(file)
+        handlers.extend(reader.handlers)
+        diagnostics.extend(reader.diagnostics)
+
+    def folder(source: Source, root: Path) -> None:
         folders.add(root)
         for item in _tree(source, root, untrusted=not trusted and source == "project"):
             if isinstance(item, Path):
@@ -302,8 +360,23 @@ def load(project_dir: Path | None, home: Path | None, trusted: bool) -> DialectS
             elif isinstance(item, Diagnostic):
                 diagnostics.append(item)
             else:
-                file, reader = item
-                files.append(file)
-                handlers += reader.handlers
-                diagnostics += reader.diagnostics
+                add(*item)
+
+    def settings(source: Source, path: Path) -> Any:
+        untrusted = not trusted and source == "project"
+        file, reader, document = _read_file(source, path, untrusted, settings=True)
+        add(file, reader)  # listed (and watched) even before it exists, as Wave's files are
+        return None if untrusted else document
+
+    folder("user", paths.copilot_user_hooks(home))
+    settings("user", paths.copilot_user_settings(home))  # its disableAllHooks changes nothing
+    if project_dir is not None:
+        folder("project", paths.copilot_project_hooks(project_dir))
+        for path in paths.copilot_project_settings(project_dir):
+            document = settings("project", path)
+            if isinstance(document, dict) and document.get("disableAllHooks") is True:
+                disabled_by = disabled_by or path
+    if disabled_by is not None:
+        diagnostics.append(Diagnostic(str(disabled_by), "/disableAllHooks", DISABLED))
+        handlers = [dataclasses.replace(h, disabled=True) for h in handlers]
     return DialectSources(tuple(handlers), tuple(files), tuple(diagnostics), frozenset(folders))
