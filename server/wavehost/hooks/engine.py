@@ -290,6 +290,23 @@ class HookEngine:
         return index._compute(subject if index.uses_matcher else None)[2]
 
     async def dispatch(
+        self, payload: HookInput, context: HookContext, background: BackgroundHooks
+    ) -> Outcome:
+        """Run every hook matching this event, each dialect its way, and interpret them."""
+        event = event_of(payload)
+        observer = self.observer
+        runs: list[HookRun] = []
+        outcome = _EMPTY[event]
+        try:
+            handlers = self._index[event].lookup(subject_of(payload), payload)
+            if handlers:
+                outcome = await self._run(handlers, payload, context, background, runs)
+        finally:  # the run log: the event, and every run (foreground and chained), in one write
+            if observer is not None:
+                observer.dispatched(payload, runs, outcome)
+        return outcome
+
+    async def dispatch_apart(
         self,
         payload: HookInput,
         context: HookContext,
@@ -298,26 +315,20 @@ class HookEngine:
         only: DialectName | None = None,
         given: Mapping[DialectName, Outcome] | None = None,
     ) -> Outcome:
-        """Run every hook matching this event, each dialect its way, and interpret them.
-        `only`: that dialect's hooks alone. `given`: dialects whose outcome for this event is
-        already known (their hooks ran earlier): merged in their place, not run again."""
-        event = event_of(payload)
-        observer = self.observer
+        """`dispatch` with one dialect's hooks alone (`only`), or without the dialects whose
+        outcome for this event is already known (`given`: their hooks ran earlier, or are held
+        back), which is merged in their place. Kept apart, so `dispatch` stays as lean as it is."""
+        known = given or {}
+        found = self._index[event_of(payload)].lookup(subject_of(payload), payload)
+        handlers = tuple(h for h in found if h.dialect not in known and only in (None, h.dialect))
         runs: list[HookRun] = []
-        outcome = _EMPTY[event]
+        outcome = _EMPTY[event_of(payload)]
         try:
-            handlers = self._index[event].lookup(subject_of(payload), payload)
-            if only is not None or given:
-                handlers = tuple(
-                    h
-                    for h in handlers
-                    if (only is None or h.dialect == only) and not (given and h.dialect in given)
-                )
-            if handlers or given:
-                outcome = await self._run(handlers, payload, context, background, runs, given)
-        finally:  # the run log: the event, and every run (foreground and chained), in one write
-            if observer is not None:
-                observer.dispatched(payload, runs, outcome)
+            if handlers or known:
+                outcome = await self._run(handlers, payload, context, background, runs, known)
+        finally:
+            if self.observer is not None:
+                self.observer.dispatched(payload, runs, outcome)
         return outcome
 
     async def _run(

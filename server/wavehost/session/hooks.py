@@ -14,12 +14,11 @@ model longer than `SPILL_OVER` characters is saved to a file in the session's fo
 gets a preview and the path (Claude Code's rule), so one chatty hook cannot flood the context.
 """
 
-import functools
 import itertools
 import logging
 import os
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +146,7 @@ class SessionHooks:
         given: Mapping[DialectName, Outcome] | None = None,
     ) -> Outcome:
         """`only`: one dialect's hooks; `given`: dialects whose outcome is already known
-        (`HookEngine.dispatch`)."""
+        (`HookEngine.dispatch_apart`)."""
         event = event_of(payload)
         if not given and not self.engine.has_hooks(event, only):
             return self.engine.nothing(event)  # no process to start, no transcript to write
@@ -159,19 +158,27 @@ class SessionHooks:
             for h in self.engine.matching(event, subject_of(payload), payload)
             if h.status_message and not h.in_background and only in (None, h.dialect)
         )
-        run = functools.partial(
-            self.engine.dispatch, payload, context, self.background, only=only, given=given
-        )
         if not shown:
-            return await run()
+            return await self._engine_dispatch(payload, context, only, given)
         dispatch = next(self._dispatches)
         self._running[dispatch] = shown
         self._report()
         try:
-            return await run()
+            return await self._engine_dispatch(payload, context, only, given)
         finally:
             del self._running[dispatch]
             self._report()
+
+    def _engine_dispatch(
+        self,
+        payload: p.HookInput,
+        context: HookContext,
+        only: DialectName | None,
+        given: Mapping[DialectName, Outcome] | None,
+    ) -> Awaitable[Outcome]:
+        if only is None and not given:
+            return self.engine.dispatch(payload, context, self.background)
+        return self.engine.dispatch_apart(payload, context, self.background, only=only, given=given)
 
     def apply(
         self, outcome: Outcome, *, meta: bool = True, conversation: Conversation | None = None
