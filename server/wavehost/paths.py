@@ -39,6 +39,11 @@ def claude_local_settings(project_dir: Path) -> Path:
     return project_dir / CLAUDE_DIR / "settings.local.json"
 
 
+def project_mcp_servers(project_dir: Path) -> Path:
+    """The project's MCP servers, where Claude Code reads them (`.mcp.json` at the root)."""
+    return project_dir / ".mcp.json"
+
+
 def plugins_dir(home: Path | None = None) -> Path:
     return wave_home(home) / "plugins"
 

@@ -166,6 +166,8 @@ async def test_permission_allowed_by_the_user_lets_the_tool_run(workspace: Works
         "mode": "default",
         "reason": None,
         "askedBy": None,  # the mode asks here, no hook
+        "mcpServer": None,
+        "mcpTool": None,
     }
     assert tool["status"] == "success"
     assert target.read_text() == "x"

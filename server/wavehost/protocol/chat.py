@@ -188,10 +188,17 @@ class ChatRequestPermissionParams(WireModel):
     asked_by: HookRef | None = Field(
         default=None, description="The PreToolUse hook that asked (its settings row has its id)"
     )
+    mcp_server: str | None = Field(
+        default=None, description="An MCP tool's server (`mcp__<server>__<tool>`)"
+    )
+    mcp_tool: str | None = Field(default=None, description="An MCP tool's name on its server")
 
     @classmethod
     def of(cls, prompt: PermissionPrompt) -> Self:
+        server, tool = prompt.mcp or (None, None)
         return cls(
+            mcp_server=server,
+            mcp_tool=tool,
             session_id=prompt.session_id,
             tool_use_id=prompt.tool_use_id,
             tool_name=prompt.tool_name,

@@ -28,12 +28,17 @@ class Actor:
     stop_payload: StopPayload
     agent_id: str | None = None  # None for the main agent
     agent_type: str | None = None
-    specs: list[ToolSpec] = field(init=False)
+    _specs: tuple[tuple[int, ...], list[ToolSpec]] = field(init=False, default=((), []))
 
-    def __post_init__(self) -> None:
-        self.specs = [
-            ToolSpec(t.name, t.description, t.input_schema()) for t in self.tools.values()
-        ]
+    @property
+    def specs(self) -> list[ToolSpec]:
+        """The tools as the model is told of them; made again only when the toolbox changed
+        (an MCP server connected, changed its tools or went away)."""
+        key = tuple(map(id, self.tools.values()))
+        if key != self._specs[0]:
+            built = [ToolSpec(t.name, t.description, t.input_schema()) for t in self.tools.values()]
+            self._specs = (key, built)
+        return self._specs[1]
 
     @property
     def is_main(self) -> bool:

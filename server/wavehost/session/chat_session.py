@@ -51,6 +51,8 @@ from wavehost.session.conversation import AnyMessage, Conversation
 from wavehost.session.crons import Clock, CronJob, SessionCrons
 from wavehost.session.hooks import Halted, SessionHooks
 from wavehost.session.inbox import Inbox, Item
+from wavehost.session.mcp import McpServers, keep_current, started
+from wavehost.session.mcp.tools import spiller
 from wavehost.session.messages import (
     INTERRUPTED,
     AssistantMessage,
@@ -81,6 +83,7 @@ from wavehost.session.updates import (
     UpdateListener,
 )
 from wavehost.session.worktrees import Worktrees
+from wavehost.settings.mcp_servers import McpConfig, read_mcp_config
 from wavehost.settings.runlog import RunLog
 
 log = logging.getLogger(__name__)
@@ -167,6 +170,7 @@ class ChatSession:
         tasks: BackgroundTasks,
         background_hooks: BackgroundHooks,
         group: OwnedTaskGroup,
+        mcp: McpServers | None = None,
     ) -> None:
         self.config = config
         self.id = inbox.session_id
@@ -264,6 +268,8 @@ class ChatSession:
                 ),
             ),
         }
+        self.mcp = mcp or McpServers()  # tools of MCP servers join both toolboxes
+        keep_current(self.mcp, [tools, shared], spiller(paths.session_dir(self.id, config.home)))
         self._main = Actor(
             self.conversation, self.workspace, tools, self._system, self._stop_payload
         )
@@ -398,9 +404,14 @@ class ChatSession:
         self._emit(QuestionsChanged(self.id, self.pending_questions, self.pending_asks))
 
     async def _before_model_call(self, actor: Actor) -> None:
-        """The main agent's context may need compacting, and news may be waiting for it."""
+        """The main agent's context may need compacting, and news may be waiting for it. MCP
+        servers still starting are waited for (each bounded by its start-up timeout), so the
+        model is told of every tool they offer; the user hears of those that failed."""
         if not actor.is_main:
             return
+        await self.mcp.settled()
+        for text in self.mcp.take_notices():
+            self.conversation.notice(NoticeBlock(level="warning", text=text))
         self._stop_owed = True
         limit = self.config.auto_compact_tokens
         visible = to_model_messages(self.messages)
@@ -740,6 +751,21 @@ def _snow_identity(session_id: str, base: Mapping[str, str], cwd: Path) -> dict[
     return snow.session_identity(base, session_id, str(cwd))
 
 
+def mcp_servers(root: Path, home: Path | None, *, trusted: bool) -> McpConfig:
+    """The MCP servers a session of this project starts; what keeps the others out is logged."""
+    found = read_mcp_config(root, home=home, trusted=trusted)
+    for file in found.files:
+        if file.error:
+            log.warning("MCP servers: %s: %s", file.path, file.error)
+    for server in found.servers:
+        if server.error:
+            log.warning("MCP server %s (%s): %s", server.name, server.path, server.error)
+    untrusted = [s.name for s in found.servers if s.untrusted]
+    if untrusted:
+        log.info("MCP servers of an untrusted workspace, not started: %s", ", ".join(untrusted))
+    return found
+
+
 @asynccontextmanager
 async def open_session(
     config: SessionConfig, *, resume: str | None = None, session_id: str | None = None
@@ -749,10 +775,13 @@ async def open_session(
     heap.settle()  # the first session: what start-up loaded is there for good
     saved = transcript.load(resume, config.home) if resume else None
     inbox = Inbox(saved.session_id if saved else session_id or str(uuid.uuid4()))
+    root = config.root.resolve()
+    servers = mcp_servers(root, config.home, trusted=config.trusted)
     with closing(inbox):
         async with (
             BackgroundTasks(inbox.task_done) as tasks,
             BackgroundHooks(inbox.rewake) as background_hooks,
+            started(servers.startable(), root=root) as mcp,  # stopped after SessionEnd
             OwnedTaskGroup() as group,
         ):
             session = ChatSession(
@@ -762,7 +791,11 @@ async def open_session(
                 tasks=tasks,
                 background_hooks=background_hooks,
                 group=group,
+                mcp=mcp,
             )
+            for server in servers.servers:
+                if server.error:
+                    mcp.tell(f"MCP server {server.name} was not started: {server.error}")
             await session.start()
             try:
                 yield session

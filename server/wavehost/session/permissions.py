@@ -11,6 +11,7 @@ from typing import Any, Literal, get_args
 
 from wavehost.hooks.outcome import HookRef, PermissionDecision
 from wavehost.hooks.payloads import PermissionMode
+from wavehost.session.mcp.tools import split_name
 from wavehost.session.tools.base import ToolKind
 
 Verdict = Literal["allow", "ask", "deny"]
@@ -49,6 +50,11 @@ class PermissionPrompt:
     permission_mode: PermissionMode
     reason: str | None = None  # a PreToolUse hook's permissionDecisionReason for "ask"
     asked_by: HookRef | None = None  # the PreToolUse hook that asked
+
+    @property
+    def mcp(self) -> tuple[str, str] | None:
+        """(server, tool) when it is an MCP tool (`mcp__<server>__<tool>`)."""
+        return split_name(self.tool_name)
 
 
 @dataclass(frozen=True)

@@ -752,8 +752,12 @@ export class WaveChatPanel extends LitElement {
     const { toolName, toolInput, reason } = q;
     const preview = permissionPreview(toolName, toolInput);
     const asker = q.askedBy;
-    return html`<div class="permission" tabindex="-1" role="alertdialog" aria-label=${t("permission.title", { tool: toolName })} data-testid="permission" data-tool-use-id=${q.toolUseId}>
-      <strong>${t("permission.title", { tool: toolName })}</strong>
+    const title =
+      q.mcpServer && q.mcpTool
+        ? t("permission.mcpTitle", { server: q.mcpServer, tool: q.mcpTool })
+        : t("permission.title", { tool: toolName });
+    return html`<div class="permission" tabindex="-1" role="alertdialog" aria-label=${title} data-testid="permission" data-tool-use-id=${q.toolUseId}>
+      <strong>${title}</strong>
       ${preview?.kind === "command"
         ? html`<div class="muted">${t("permission.command")}${preview.description ? ` — ${preview.description}` : ""}</div>
             <pre data-testid="permission-preview">${preview.command}</pre>`

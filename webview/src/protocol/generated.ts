@@ -366,6 +366,14 @@ export interface ChatRequestPermissionParams {
    * The PreToolUse hook that asked (its settings row has its id)
    */
   askedBy: HookRef | null;
+  /**
+   * An MCP tool's server (`mcp__<server>__<tool>`)
+   */
+  mcpServer: string | null;
+  /**
+   * An MCP tool's name on its server
+   */
+  mcpTool: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema

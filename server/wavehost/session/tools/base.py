@@ -1,8 +1,9 @@
 """What every tool shares: the workspace it acts on, its result, input validation.
 
 Tools carry Claude Code's names and input fields so hooks written for Claude Code match them
-unchanged. `ToolResult.response` is the `tool_response` PostToolUse hooks receive: always a
-`success` flag, and `filePath` for the file tools.
+unchanged. `ToolResult.response` is the `tool_response` PostToolUse hooks receive: a `success`
+flag, and `filePath` for the file tools (an MCP tool's success is Claude Code's shape for it: the
+result's content blocks or its structured result as JSON text).
 """
 
 import os
@@ -10,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -50,7 +51,7 @@ class Workspace:
 class ToolResult:
     ok: bool
     text: str  # what the model sees: the output, or the failure text
-    response: dict[str, Any] = field(default_factory=dict)  # `tool_response` for hooks
+    response: Any = field(default_factory=dict)  # `tool_response` for hooks
     # The work it ran (a subagent) was stopped by a hook that stops everything (`continue:
     # false`): the caller's reply ends too, and these notices are shown there.
     halted_everything: tuple[Notice, ...] | None = None
@@ -77,9 +78,10 @@ InputT = TypeVar("InputT", bound=ToolInput)
 
 
 class Tool(ABC, Generic[InputT]):
-    name: ClassVar[str]
-    description: ClassVar[str]
-    kind: ClassVar[ToolKind]
+    # Class constants for the built-in tools; an MCP tool sets them per instance.
+    name: str
+    description: str
+    kind: ToolKind
     input_model: type[InputT]
 
     def input_schema(self) -> dict[str, Any]:
