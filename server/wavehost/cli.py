@@ -115,6 +115,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     _chat_parser(commands)
 
+    mcp = commands.add_parser("mcp", help="the MCP servers chat sessions start").add_subparsers(
+        dest="mcp_command", required=True, metavar="{list}"
+    )
+    mcp_list = mcp.add_parser(
+        "list",
+        help="start each configured MCP server, report whether it connects and its tools, stop it",
+    )
+    mcp_list.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
+    mcp_list.add_argument(
+        "--untrusted",
+        action="store_true",
+        help="as an untrusted workspace: the project's servers are listed but not started",
+    )
+    mcp_list.add_argument("--json", action="store_true", help="print the list as JSON")
+
     web = commands.add_parser(
         "web",
         help="browser mode: the settings page and chat in a browser tab, served on 127.0.0.1",
@@ -258,6 +273,10 @@ def _command(args: argparse.Namespace) -> int:
             args.token,
             trusted=not args.untrusted,
         )
+    if args.command == "mcp":
+        import anyio
+
+        return anyio.run(_mcp_list, project, not args.untrusted, args.json)
     if args.hooks_command == "list":
         return _list(project, as_json=args.json)
     import anyio
@@ -343,6 +362,53 @@ def _list(project: Path, *, as_json: bool) -> int:
             where = f"{problem.path}#{problem.pointer}" if problem.pointer else problem.path
             print(f"  {where}: {problem.message}")
     return status
+
+
+async def _mcp_list(project: Path, trusted: bool, as_json: bool) -> int:
+    """`wavehost mcp list`: like `claude mcp list`, each server is started to see it connect."""
+    from wavehost.protocol.mcp import McpListResult
+    from wavehost.session.mcp import started
+    from wavehost.settings.mcp_servers import entry_lines, read_mcp_config
+
+    config = read_mcp_config(project, trusted=trusted)
+    async with started(config.startable(), root=project) as servers:
+        await servers.settled()
+        states = {s.config.name: s for s in servers.states()}
+        result = McpListResult.of(config, states, entry_lines(config))
+    if as_json:
+        print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
+        return 0
+    print(f"MCP servers of {project.name} ({project})")
+    for file in result.config_files:
+        if file.exists or file.source == "project":
+            found = "" if file.exists else "  (none)"
+            error = f"  [error: {file.error}]" if file.error else ""
+            untrusted = "  [untrusted: not started]" if file.untrusted and file.exists else ""
+            print(f"  file: {file.path}{found}{error}{untrusted}")
+    if not result.servers:
+        print("\n  (no servers)")
+    for server in result.servers:
+        status = MCP_STATUS[server.status]
+        if server.status == "connected":
+            status += f", {len(server.tools)} tool{'s' * (len(server.tools) != 1)}"
+        detail = f": {server.error}" if server.error else ""
+        print(f"\n  {server.name} ({server.source}, {server.transport}): {status}{detail}")
+        if server.target:
+            print(f"    {server.target}")
+        for tool in server.tools:
+            print(f"    - {tool}")
+    return 0
+
+
+MCP_STATUS = {
+    "notStarted": "not started",
+    "starting": "starting",
+    "connected": "connected",
+    "failed": "failed",
+    "stopped": "stopped",
+    "untrusted": "not started (untrusted workspace)",
+    "invalid": "not started (invalid entry)",
+}
 
 
 def _payload(event_name: str, project: Path, text: str) -> dict[str, Any]:

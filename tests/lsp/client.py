@@ -126,6 +126,12 @@ class HostClient(LanguageClient):
         def changed(params: Any) -> None:
             self.changes.put_nowait(params)
 
+        self.mcp_changes = 0  # wave/mcp/changed notifications so far
+
+        @self.feature(table.MCP_CHANGED.name)
+        def mcp_changed(params: Any) -> None:
+            self.mcp_changes += 1
+
         @self.feature(types.WINDOW_SHOW_DOCUMENT)
         def show_document(params: types.ShowDocumentParams) -> types.ShowDocumentResult:
             self.shown_documents.append(params)

@@ -56,6 +56,7 @@ from wavehost.protocol.chat import (
 )
 from wavehost.session import transcript
 from wavehost.session.chat_session import ChatSession, SessionConfig
+from wavehost.session.mcp import McpConnection, ServerState
 from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
 from wavehost.session.registry import SessionRegistry
@@ -289,6 +290,9 @@ class ChatFeature:
         except transcript.UnreadableSessionError as err:
             raise _failed("unreadableSession", str(err), wanted) from err
         self._outboxes[session.id] = outbox
+        session.mcp.listeners.append(self._mcp_changed)
+        if session.mcp.connections:
+            self._mcp_changed(next(iter(session.mcp.connections.values())))  # now starting
         log.info(
             "chat session %s %s (%s/%s)",
             session.id,
@@ -355,7 +359,15 @@ class ChatFeature:
         answered = session.answer_question(request.question_id, request.answers or None)
         return dump(ChatAnswerQuestionResult(answered=answered))
 
+    def mcp_states(self) -> dict[str, ServerState]:
+        """Where the MCP servers of the newest open session are (the settings page's list)."""
+        sessions = self._registry.open_sessions()
+        return {s.config.name: s for s in sessions[-1].mcp.states()} if sessions else {}
+
     # -- server → client --------------------------------------------------------------------
+
+    def _mcp_changed(self, connection: McpConnection) -> None:
+        self._server.protocol.notify(table.MCP_CHANGED.name, {})
 
     def _notify(self, params: dict[str, Any]) -> None:
         self._server.protocol.notify(table.CHAT_UPDATED.name, params)

@@ -27,6 +27,7 @@ from wavehost.protocol.inspector import (
     HooksTestParams,
     HooksTestResult,
 )
+from wavehost.protocol.mcp import McpListParams, McpListResult
 from wavehost.protocol.settings import (
     HookEntry,
     HooksDeleteParams,
@@ -42,6 +43,7 @@ from wavehost.protocol.settings import (
 from wavehost.protocol.workspace import WorkspaceSetTrustedParams, WorkspaceSetTrustedResult
 from wavehost.settings.errors import SettingsError
 from wavehost.settings.listing import HooksListing
+from wavehost.settings.mcp_servers import entry_lines
 from wavehost.settings.service import SettingsService
 from wavehost.settings.trial import run_trial
 from wavehost.settings.watch import ConfigWatcher
@@ -78,6 +80,7 @@ class SettingsFeature:
                 table.HOOKS_SAMPLE: self.hooks_sample,
                 table.HOOKS_TEST: self.hooks_test,
                 table.HOOKS_EXPLAIN: self.hooks_explain,
+                table.MCP_LIST: self.mcp_list,
             },
         )
 
@@ -173,6 +176,14 @@ class SettingsFeature:
         log.info("testing hook %s: %s", request.id, handler.command)
         trial = await run_trial(handler, payload, self.settings.project_dir, self.settings.run_log)
         return dump(HooksTestResult.of(trial))
+
+    async def mcp_list(self, params: Params) -> dict[str, Any]:
+        parse(McpListParams, params, table.MCP_LIST)
+        config = await self._run(self.settings.mcp_servers)
+        lines = await self._run(entry_lines, config)
+        chat = getattr(self._server, "built", lambda _: None)("chat")  # never built for this
+        states = chat.mcp_states() if chat is not None else {}
+        return dump(McpListResult.of(config, states, lines))
 
     async def hooks_explain(self, params: Params) -> dict[str, Any]:
         request = parse(HooksExplainParams, params, table.HOOKS_EXPLAIN)

@@ -28,6 +28,7 @@ from wavehost.wire import WireModel
 _MODULES = (
     "wavehost.protocol.settings",
     "wavehost.protocol.inspector",
+    "wavehost.protocol.mcp",
     "wavehost.protocol.chat",
     "wavehost.protocol.workspace",
     "wavehost.protocol.shell",

@@ -154,6 +154,26 @@ HOOKS_CHANGED = Method(
     "Something the hooks list depends on changed (a config file, trust): list again.",
 )
 
+MCP_LIST = Method(
+    "wave/mcp/list",
+    "MCP_LIST",
+    "clientToServer",
+    "McpListParams",
+    "McpListResult",
+    "settings",
+    "The configured MCP servers (project .mcp.json, user settings), each with where it is: "
+    "starting, connected with its tools, failed and why, or not started (untrusted, invalid).",
+)
+MCP_CHANGED = Method(
+    "wave/mcp/changed",
+    "MCP_CHANGED",
+    "serverToClient",
+    "McpChangedParams",
+    None,
+    "chat",
+    "A chat session's MCP server changed state (connected, failed, its tools): list again.",
+)
+
 # -- the chat panel ------------------------------------------------------------------------------
 
 CHAT_OPEN = Method(
@@ -286,6 +306,8 @@ METHODS: tuple[Method, ...] = (
     HOOKS_TEST,
     HOOKS_EXPLAIN,
     HOOKS_CHANGED,
+    MCP_LIST,
+    MCP_CHANGED,
     CHAT_OPEN,
     CHAT_SEND,
     CHAT_CANCEL,

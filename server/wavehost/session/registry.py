@@ -30,6 +30,10 @@ class SessionRegistry(OwnedTaskGroup):
     def __contains__(self, session_id: str) -> bool:
         return session_id in self._sessions
 
+    def open_sessions(self) -> list[ChatSession]:
+        """The sessions open and not closing, oldest first."""
+        return [held[0] for sid, held in self._sessions.items() if not held[1].is_set()]
+
     def is_closing(self, session_id: str) -> bool:
         """Whether this session was asked to close and is still ending (its end hooks run)."""
         held = self._sessions.get(session_id)

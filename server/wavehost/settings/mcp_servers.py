@@ -12,6 +12,7 @@ Nothing here starts anything. An untrusted workspace's `.mcp.json` is listed, it
 its own and the others still load.
 """
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -160,7 +161,7 @@ def server_of(
                 headers={k: expand(v, env, missing) for k, v in headers.items()},
                 untrusted=untrusted,
             )
-            if not server.url.startswith(("http://", "https://")):
+            if not missing and not server.url.startswith(("http://", "https://")):
                 raise ValueError(f"the url must start with http:// or https://: {server.url}")
         elif kind == "sse":
             raise ValueError('"type": "sse" is not supported (use a streamable HTTP server)')
@@ -171,7 +172,11 @@ def server_of(
             raise ValueError(f"missing environment variables: {names}")
         return server
     except ValueError as err:
-        return McpServerConfig(name, source, path, pointer, untrusted=untrusted, error=str(err))
+        kind = raw.get("type") if isinstance(raw, dict) else None
+        transport: Transport = "http" if kind in ("http", "streamable-http") else "stdio"
+        return McpServerConfig(
+            name, source, path, pointer, transport, untrusted=untrusted, error=str(err)
+        )
 
 
 def _entries(
@@ -228,3 +233,20 @@ def read_mcp_config(
         files.append(McpConfigFile("project", path, read.exists, error, untrusted=not trusted))
         found.update((s.name, s) for s in servers)  # the project's wins over the user's
     return McpConfig(tuple(found.values()), tuple(files))
+
+
+def entry_lines(config: McpConfig) -> dict[str, int | None]:
+    """Each server's 1-based line in its file (where its name is a key of `mcpServers`)."""
+    texts: dict[Path, str | None] = {}
+    found: dict[str, int | None] = {}
+    for server in config.servers:
+        if server.path not in texts:
+            texts[server.path] = read_json(server.path).text
+        text = texts[server.path]
+        if text is None:
+            found[server.name] = None
+            continue
+        start = text.find(f'"{SERVERS_KEY}"')
+        at = text.find(json.dumps(server.name), max(start, 0))
+        found[server.name] = text.count("\n", 0, at) + 1 if at >= 0 else None
+    return found

@@ -23,6 +23,7 @@ from wavehost.settings.listing import (
     listing_of,
     project_name,
 )
+from wavehost.settings.mcp_servers import McpConfig, read_mcp_config
 from wavehost.settings.prefill import Prefill, edit_hook_prompt, new_hook_prompt
 from wavehost.settings.runlog import RunLog, RunRecord
 from wavehost.settings.snapshot import Inputs, Snapshot
@@ -135,10 +136,14 @@ class SettingsService:
         )
 
     def config_file(self, path: str) -> ConfigFile:
-        """The listed config file at `path`; any other path is refused (`unknownPath`)."""
+        """The listed config file at `path` (a hooks or an MCP servers file); any other path is
+        refused (`unknownPath`)."""
         for file in self.load().files:
             if file.source != "programmatic" and str(file.path) == path:
                 return file
+        for mcp in self.mcp_servers().files:
+            if str(mcp.path) == path:
+                return ConfigFile(mcp.source, mcp.path, mcp.exists, read_only=False)
         message = f"{path} is not one of the hook config files of this workspace."
         raise SettingsError("unknownPath", message, Path(path))
 
@@ -165,12 +170,17 @@ class SettingsService:
         english = self._english(locale)
         return Prefill(edit_hook_prompt(listed.handler, english), _existing(listed.path))
 
+    def mcp_servers(self) -> McpConfig:
+        """The MCP servers the project's sessions start (`settings.mcp_servers`)."""
+        return read_mcp_config(self.project_dir, home=self.home, trusted=self.trusted)
+
     def inputs(self) -> Inputs:
         """Every config file the list depends on (existing or not), and the plugins folder."""
         return self._inputs_of(self.load())
 
     def _inputs_of(self, config: HookConfig) -> Inputs:
         files = frozenset(f.path for f in config.files if f.source != "programmatic")
+        files |= {paths.project_mcp_servers(self.project_dir)}  # the MCP list is beside it
         return Inputs(files, frozenset({paths.plugins_dir(self.home)}) | config.directories)
 
     def _lookup(self, hook_id: str) -> ListedHook:

@@ -1001,6 +1001,71 @@ export interface InitializationOptions {
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "McpChangedParams".
+ */
+export interface McpChangedParams {}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "McpConfigFileEntry".
+ */
+export interface McpConfigFileEntry {
+  source: "user" | "project";
+  path: string;
+  exists: boolean;
+  /**
+   * Why the file cannot be used at all
+   */
+  error: string | null;
+  /**
+   * True: a project file of an untrusted workspace (not started)
+   */
+  untrusted: boolean | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "McpListParams".
+ */
+export interface McpListParams {}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "McpListResult".
+ */
+export interface McpListResult {
+  servers: McpServerEntry[];
+  configFiles: McpConfigFileEntry[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "McpServerEntry".
+ */
+export interface McpServerEntry {
+  name: string;
+  source: "user" | "project";
+  /**
+   * The config file it is in (open it with wave/openConfigFile)
+   */
+  path: string;
+  /**
+   * Its entry's 1-based line in that file
+   */
+  line: number | null;
+  transport: "stdio" | "http";
+  /**
+   * The command it runs, or the URL it is reached at
+   */
+  target: string;
+  /**
+   * notStarted: no chat session has started it yet; untrusted: a project server of an untrusted workspace, never started; invalid: its entry is wrong (error says why)
+   */
+  status: "notStarted" | "starting" | "connected" | "failed" | "stopped" | "untrusted" | "invalid";
+  /**
+   * Its tools, as the model calls them
+   */
+  tools: string[];
+  error: string | null;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "NoArgs".
  */
 export interface NoArgs {}
@@ -1227,6 +1292,10 @@ export const METHODS = {
   HOOKS_EXPLAIN: "wave/hooks/explain",
   /** Something the hooks list depends on changed (a config file, trust): list again. */
   HOOKS_CHANGED: "wave/hooks/changed",
+  /** The configured MCP servers (project .mcp.json, user settings), each with where it is: starting, connected with its tools, failed and why, or not started (untrusted, invalid). */
+  MCP_LIST: "wave/mcp/list",
+  /** A chat session's MCP server changed state (connected, failed, its tools): list again. */
+  MCP_CHANGED: "wave/mcp/changed",
   /** Open a new session or attach to one by id (open, saved, or new with that id): the answer is a full snapshot; wave/chat/updated deltas follow. */
   CHAT_OPEN: "wave/chat/open",
   /** A user message; it waits in the queue while a turn runs. */
@@ -1264,6 +1333,7 @@ export interface ServerRequests {
   "wave/hooks/sample": { params: HooksSampleParams; result: HooksSampleResult };
   "wave/hooks/test": { params: HooksTestParams; result: HooksTestResult };
   "wave/hooks/explain": { params: HooksExplainParams; result: HooksExplainResult };
+  "wave/mcp/list": { params: McpListParams; result: McpListResult };
   "wave/chat/open": { params: ChatOpenParams; result: ChatOpenResult };
   "wave/chat/send": { params: ChatSendParams; result: ChatSendResult };
   "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
@@ -1282,6 +1352,7 @@ export interface PageRequests {
 /** Notifications the server sends to the page. */
 export interface ServerNotifications {
   "wave/hooks/changed": HooksChangedParams;
+  "wave/mcp/changed": McpChangedParams;
   "wave/chat/updated": ChatUpdatedParams;
 }
 
@@ -1367,6 +1438,22 @@ export const PROTOCOL_METHODS = {
     "direction": "serverToClient",
     "kind": "notification",
     "feature": "settings",
+    "session": null,
+    "shellOnly": false
+  },
+  "wave/mcp/list": {
+    "constant": "MCP_LIST",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "settings",
+    "session": null,
+    "shellOnly": false
+  },
+  "wave/mcp/changed": {
+    "constant": "MCP_CHANGED",
+    "direction": "serverToClient",
+    "kind": "notification",
+    "feature": "chat",
     "session": null,
     "shellOnly": false
   },

@@ -2,6 +2,7 @@ import "@vscode-elements/elements/dist/vscode-button/index.js";
 import "@vscode-elements/elements/dist/vscode-progress-ring/index.js";
 import "../toast";
 import "./inspector";
+import "./mcp-servers";
 
 import { LitElement, type PropertyValues, type TemplateResult, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
@@ -622,6 +623,7 @@ export class WaveHooksPage extends LitElement {
         ${view.problems.length ? this.renderProblems(view.problems) : nothing}
         ${this.renderRows(view)}
       </section>
+      <wave-mcp-servers .rpc=${this.rpc} .language=${this.language} ?connected=${this.connected} .shortPath=${this.shortPath}></wave-mcp-servers>
     `;
   }
 

@@ -14,6 +14,8 @@ object ProtocolTable {
     const val HOOKS_TEST = "wave/hooks/test"
     const val HOOKS_EXPLAIN = "wave/hooks/explain"
     const val HOOKS_CHANGED = "wave/hooks/changed"
+    const val MCP_LIST = "wave/mcp/list"
+    const val MCP_CHANGED = "wave/mcp/changed"
     const val CHAT_OPEN = "wave/chat/open"
     const val CHAT_SEND = "wave/chat/send"
     const val CHAT_CANCEL = "wave/chat/cancel"
@@ -36,6 +38,8 @@ object ProtocolTable {
         ProtocolMethod(HOOKS_TEST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
         ProtocolMethod(HOOKS_EXPLAIN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
         ProtocolMethod(HOOKS_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(MCP_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
+        ProtocolMethod(MCP_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = false, shellOnly = false),
         ProtocolMethod(CHAT_OPEN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_SEND, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
         ProtocolMethod(CHAT_CANCEL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
