@@ -1,5 +1,7 @@
 """What hooks cost a chat session: a 20-tool-call turn with 5 PreToolUse + 5 PostToolUse trivial
-hooks against the same turn with none, through the Anthropic SDK and the tests' fake SSE server.
+hooks against the same turn with none, through the Anthropic SDK and the tests' fake SSE server;
+the same for a turn of 20 MCP tool calls (the SDK server of tests/mcp/server.py over stdio, its
+start not counted), so what hooks add to an MCP call stands beside what they add to a built-in one.
 
 Reports the added milliseconds per tool call (target: ≤ 10 ms on a 2-core machine), both as the
 difference of the medians and as the median of each run's pair of turns (steadier when the
@@ -28,6 +30,7 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fake server lives in tests/
 
+from tests.mcp.servers import stdio_server
 from tests.session.fake_llm import serve
 
 from wavehost.session.chat_session import SessionConfig, open_session
@@ -40,9 +43,11 @@ HOOKS_PER_EVENT = 5
 TRIVIAL = "exit 0"
 
 
-def script(project: Path) -> list[ScriptedTurn]:
+def script(project: Path, mcp: bool = False) -> list[ScriptedTurn]:
     """One tool call per model turn, as an agent working through a task does."""
     read = ScriptedToolCall(name="Read", input={"file_path": str(project / "notes.txt")})
+    if mcp:
+        read = ScriptedToolCall(name="mcp__memory__recall", input={"key": "notes"})
     return [ScriptedTurn(text=f"step {i}", tool_calls=[read]) for i in range(TOOL_CALLS)] + [
         ScriptedTurn(text="done")
     ]
@@ -57,10 +62,15 @@ def hooks(enabled: bool) -> dict[str, Any]:
     return {"PreToolUse": [group], "PostToolUse": [group]}
 
 
-def write_settings(project: Path, enabled: bool) -> None:
+def write_settings(project: Path, enabled: bool, mcp: bool = False) -> None:
     settings = project / ".wave" / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"hooks": hooks(enabled)}))
+    servers = project / ".mcp.json"
+    if mcp:
+        servers.write_text(json.dumps({"mcpServers": {"memory": stdio_server()}}))
+    else:
+        servers.unlink(missing_ok=True)
 
 
 def cpu_seconds() -> tuple[float, float]:
@@ -70,10 +80,10 @@ def cpu_seconds() -> tuple[float, float]:
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
-async def one_turn(project: Path, enabled: bool) -> float:
-    """Seconds for the whole 20-tool-call turn, in process."""
-    write_settings(project, enabled)
-    async with serve(script(project)) as llm:
+async def one_turn(project: Path, enabled: bool, mcp: bool = False) -> float:
+    """Seconds for the whole 20-tool-call turn, in process (an MCP server's start not counted)."""
+    write_settings(project, enabled, mcp)
+    async with serve(script(project, mcp)) as llm:
         os.environ["ANTHROPIC_BASE_URL"] = llm.url
         config = SessionConfig(
             root=project,
@@ -81,6 +91,7 @@ async def one_turn(project: Path, enabled: bool) -> float:
             permission_mode="bypassPermissions",
         )
         async with open_session(config) as session:
+            await session.mcp.settled()
             started = time.perf_counter()
             session.send("work through the steps")
             await session.wait_idle()
@@ -136,7 +147,9 @@ async def main(runs: int, as_json: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="wavehost-bench-") as tmp:
         project = prepare(Path(tmp))
         await one_turn(project, True)  # warm-up: imports, caches
+        await one_turn(project, True, mcp=True)
         timings: dict[bool, list[float]] = {False: [], True: []}
+        mcp_timings: dict[bool, list[float]] = {False: [], True: []}
         cpu = {False: [0.0, 0.0], True: [0.0, 0.0]}  # own, children
         for _ in range(runs):
             for enabled in (False, True):  # interleaved, so drift hits both alike
@@ -145,6 +158,9 @@ async def main(runs: int, as_json: bool) -> None:
                 after = cpu_seconds()
                 cpu[enabled][0] += after[0] - before[0]
                 cpu[enabled][1] += after[1] - before[1]
+            for enabled in (False, True):
+                mcp_timings[enabled].append(await one_turn(project, enabled, mcp=True))
+        write_settings(project, True)
         rss_kib = await server_peak_rss(project)
         floor = spawn_floor()
     base = statistics.median(timings[False]) / TOOL_CALLS * 1000
@@ -153,6 +169,10 @@ async def main(runs: int, as_json: bool) -> None:
     # runs on a shared machine (a slow disk minute, a neighbour's burst) cancels in the pair.
     pairs = [with_ - without for without, with_ in zip(timings[False], timings[True], strict=True)]
     paired = statistics.median(pairs) / TOOL_CALLS * 1000
+    mcp_base = statistics.median(mcp_timings[False]) / TOOL_CALLS * 1000
+    mcp_hooked = statistics.median(mcp_timings[True]) / TOOL_CALLS * 1000
+    mcp_pairs = [w - wo for wo, w in zip(mcp_timings[False], mcp_timings[True], strict=True)]
+    mcp_paired = statistics.median(mcp_pairs) / TOOL_CALLS * 1000
     calls = runs * TOOL_CALLS
     own_cpu = (cpu[True][0] - cpu[False][0]) / calls * 1000
     hooks_cpu = (cpu[True][1] - cpu[False][1]) / calls * 1000
@@ -166,6 +186,10 @@ async def main(runs: int, as_json: bool) -> None:
         "added_ms_per_tool_call_paired": round(paired, 2),
         "ratio_with_to_without": round(hooked / base, 2),
         "target_added_ms": 10,
+        "mcp_ms_per_tool_call_without_hooks": round(mcp_base, 2),
+        "mcp_ms_per_tool_call_with_hooks": round(mcp_hooked, 2),
+        "mcp_added_ms_per_tool_call": round(mcp_hooked - mcp_base, 2),
+        "mcp_added_ms_per_tool_call_paired": round(mcp_paired, 2),
         "floor_ms_per_tool_call_bare_spawns": round(floor, 2),
         "added_over_floor_ms": round(hooked - base - floor, 2),
         "added_cpu_ms_per_tool_call_wavehost": round(own_cpu, 2),
@@ -177,7 +201,7 @@ async def main(runs: int, as_json: bool) -> None:
         print(json.dumps(report))
         return
     for key, value in report.items():
-        print(f"{key:>32}: {value}")
+        print(f"{key:>36}: {value}")
 
 
 if __name__ == "__main__":

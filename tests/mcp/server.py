@@ -86,6 +86,12 @@ def build(calls: Path | None) -> MCPServer:
         os._exit(3)
 
     @server.tool()
+    def echo(text: str) -> str:
+        """Answers with the text it was given."""
+        log("echo", {"text": text})
+        return text
+
+    @server.tool()
     def env(name: str) -> str:
         """The value of an environment variable (or `<unset>`)."""
         return os.environ.get(name, "<unset>")

@@ -44,6 +44,8 @@ beforeAll(async () => {
   cpSync(DEMO, project, { recursive: true });
   writeJson(userSettings, {
     hooks: { SessionStart: [{ hooks: [{ type: "command", command: "echo user-hook", description: "Says hello" }] }] },
+    // Listed beside the hooks, never started: its URL needs a variable nobody set.
+    mcpServers: { tickets: { type: "http", url: "${TICKETS_URL}/mcp" } },
   });
   server = await CodeServer.start({
     home,
@@ -205,6 +207,12 @@ describe("wavehost in a real VS Code", () => {
     expect(await settings.getByTestId("count-plugin").innerText()).toBe("0");
     await settings.getByText("Current project: demo-project").waitFor();
     await screenshot(page, "01-settings-user-hooks");
+    const mcp = settings.getByTestId("mcp-server");
+    await expect.poll(() => mcp.count()).toBe(1);
+    expect(await mcp.getAttribute("data-status")).toBe("invalid");
+    expect(await mcp.getByTestId("mcp-error").innerText()).toBe("missing environment variables: TICKETS_URL");
+    await mcp.scrollIntoViewIfNeeded();
+    await screenshot(page, "01b-settings-mcp-servers");
     await projectTab(settings);
     await expect.poll(() => settings.locator("li.hook:visible").count()).toBe(4);
     await screenshot(page, "02-settings-project-hooks");

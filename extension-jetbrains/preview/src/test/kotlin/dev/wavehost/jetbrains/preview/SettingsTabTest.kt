@@ -125,6 +125,26 @@ class SettingsTabTest {
     }
 
     @Test
+    fun `the MCP servers list is beside the hooks and Open config file shows the server's file`() {
+        standardWorkspace()
+        ws.write(ws.project.resolve(".mcp.json"), """{"mcpServers": {"memory": {"command": "memory-server", "args": ["--stdio"]}}}""")
+        ws.write(ws.userSettings, """{"mcpServers": {"tickets": {"type": "http", "url": "${'$'}{TICKETS_URL}/mcp"}}}""")
+        val (s, page) = open()
+        s.waitFor(page, "deepAll('[data-testid=mcp-server]').length === 2", what = "the MCP servers list")
+        val statuses = s.evaluate(page, "deepAll('[data-testid=mcp-server]').map(li => li.dataset.name + ' ' + li.dataset.status)").asJsonArray.map { it.asString }
+        assertEquals(listOf("tickets invalid", "memory notStarted"), statuses)
+        val memory = "deepAll('[data-testid=mcp-server]').find(li => li.dataset.name === 'memory')"
+        assertTrue("尚未启动（聊天会话启动它）" in text(s, page, "$memory.innerText"))
+        s.clickElement(page, "$memory.querySelector('[data-action=open-mcp]')", "memory's Open config file")
+        waitUntil { s.events.any { it.name == "showDocument" } }
+        assertEquals(ws.project.resolve(".mcp.json").toString(), s.events.first { it.name == "showDocument" }.detail)
+        s.evaluate(page, "$memory.scrollIntoView(); true")
+        s.painted(page)
+        s.screenshot(File(SCREENSHOTS, "jcef-settings-mcp-servers.png"))
+        assertEquals(emptyList<String>(), s.consoleErrors)
+    }
+
+    @Test
     fun `New opens the chat with the prefill`() {
         standardWorkspace()
         val (s, page) = open()
