@@ -52,3 +52,42 @@ async def test_an_untrusted_workspace_lists_its_servers_as_never_started(
         listed = await client.call(table.MCP_LIST.name)
     assert [(s["name"], s["status"]) for s in listed["servers"]] == [("memory", "untrusted")]
     assert listed["configFiles"][-1]["untrusted"] is True
+
+
+async def test_hooks_on_a_real_mcp_call_are_in_the_run_history_and_explained(
+    workspace: Workspace,
+) -> None:
+    script(workspace, reply("", ("mcp__memory__remember", {"key": "k", "value": "v"})), reply("ok"))
+    write_mcp_json(workspace.project, {"memory": stdio_server()})
+    groups = [
+        {"matcher": "mcp__memory__.*", "hooks": [{"type": "command", "command": "echo all"}]},
+        {"matcher": "mcp__memory", "hooks": [{"type": "command", "command": "echo bare"}]},
+    ]
+    workspace.write(workspace.project_settings, {"hooks": {"PostToolUse": groups}})
+    async with running_server(workspace) as client:
+        ids = {h["command"]: h["id"] for h in (await client.list_hooks())["hooks"]}
+        opened = await client.open_chat(permissionMode="bypassPermissions")
+        await client.turn(opened["sessionId"], "remember")
+        history = await client.call(table.HOOKS_HISTORY.name, {"id": ids["echo all"]})
+
+        async def matcher(command: str) -> dict[str, Any]:
+            answer = await client.call(
+                table.HOOKS_EXPLAIN.name, {"id": ids[command], "sessionId": opened["sessionId"]}
+            )
+            return next(s for s in answer["steps"] if s["code"] == "matcher")
+
+        fired, bare = await matcher("echo all"), await matcher("echo bare")
+
+    [run] = history["runs"]
+    assert (run["event"], run["subject"], run["exitCode"]) == (
+        "PostToolUse",
+        "mcp__memory__remember",
+        0,
+    )
+    assert {c["subject"]: c["verdict"] for c in fired["cases"]} == {
+        "mcp__memory__remember": "fired"
+    }
+    assert bare["status"] == "fail"  # a bare mcp__<server> matches none of its tools
+    assert {c["subject"]: c["verdict"] for c in bare["cases"]} == {
+        "mcp__memory__remember": "noMatch"
+    }

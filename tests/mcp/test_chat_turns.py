@@ -1,6 +1,8 @@
 """MCP servers in real chat turns: the SDK server of tests/mcp/server.py over stdio and HTTP,
 real hook processes, the fake model server."""
 
+import json
+import shlex
 from pathlib import Path
 
 from tests.mcp.servers import calls, http_server, stdio_server, write_mcp_json
@@ -110,3 +112,46 @@ async def test_a_server_that_fails_to_start_is_a_notice_and_the_session_goes_on(
         t.startswith("MCP server memory failed: ") and "no database here" in t for t in said
     ), said
     assert tool_results(done.llm.requests[-1]) == ["still here"]
+
+
+async def test_json_decisions_on_mcp_calls_deny_one_and_permission_request_allows_another(
+    chat: ChatRunner, project: Path, tmp_path: Path
+) -> None:
+    called = tmp_path / "calls.jsonl"
+    write_mcp_json(project, {"memory": stdio_server("--calls", str(called))})
+    deny = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "recall is off today",
+        }
+    }
+    allow = {
+        "hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "allow"},
+        }
+    }
+    hooks = {
+        "PreToolUse": [{"matcher": "mcp__memory__recall", "hooks": [echo_json(deny)]}],
+        "PermissionRequest": [{"matcher": "mcp__memory__.*", "hooks": [echo_json(allow)]}],
+    }
+    done = await chat(
+        [
+            turn("", ("mcp__memory__recall", {"key": "k"})),
+            turn("", ("mcp__memory__remember", {"key": "k", "value": "v"})),
+            turn("ok"),
+        ],
+        "go",
+        hooks=hooks,
+        mode="default",  # headless: only the PermissionRequest hook can say yes
+    )
+    assert tool_results(done.llm.requests[-1]) == [
+        "recall is off today",
+        '{"result":"remembered k"}',
+    ]
+    assert calls(called) == [{"tool": "remember", "arguments": {"key": "k", "value": "v"}}]
+
+
+def echo_json(document: object) -> dict[str, str]:
+    return {"type": "command", "command": f"echo {shlex.quote(json.dumps(document))}"}

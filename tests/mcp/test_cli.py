@@ -30,7 +30,7 @@ async def test_mcp_list_connects_each_server_and_names_its_tools(
     )
     code, out, _ = await mcp_list(project, home)
     assert code == 0
-    assert "  memory (project, stdio): connected, 9 tools\n" in out
+    assert "  memory (project, stdio): connected, 10 tools\n" in out
     assert "    - mcp__memory__remember\n" in out
     assert "  bad (project, stdio): failed: cannot start it: No such file or directory" in out
     assert living(server_pids(marker)) == []  # started to be asked, and stopped

@@ -65,7 +65,7 @@ describe("settings page: MCP servers", () => {
 
     // The settings page heard of it (wave/mcp/changed) and lists the server as connected.
     await expect.poll(() => server(settings, "memory").getAttribute("data-status"), { timeout: 30_000 }).toBe("connected");
-    expect(await server(settings, "memory").getByTestId("mcp-status").innerText()).toBe("已连接 · 9 个工具");
+    expect(await server(settings, "memory").getByTestId("mcp-status").innerText()).toBe("已连接 · 10 个工具");
     await server(settings, "memory").locator("summary").click();
     expect(await server(settings, "memory").locator("details li").first().innerText()).toBe("mcp__memory__remember");
     await settings.getByTestId("mcp-servers").scrollIntoViewIfNeeded();

@@ -13,11 +13,12 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from wavehost import paths
 from wavehost.hooks.config import HookHandler
@@ -65,6 +66,12 @@ ENV_FILE_VARS = ("WAVE_ENV_FILE", "CLAUDE_ENV_FILE")
 PLUGIN_VARS = ("WAVE_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT", "WAVE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA")
 
 
+# What a session lends `mcp_tool` hooks: call `tool` of the MCP server `server` with these
+# arguments; (True, the result's text) or (False, why there is none: an error result, a server
+# that is not connected). None in a HookContext: no MCP client (outside a session).
+McpToolCaller = Callable[[str, str, dict[str, Any]], Awaitable[tuple[bool, str]]]
+
+
 @dataclass(frozen=True)
 class HookContext:
     """Where hooks run. `project_dir` is the session root: it never follows `cd` or worktrees."""
@@ -76,6 +83,7 @@ class HookContext:
     entrypoint: str | None = None  # $CLAUDE_CODE_ENTRYPOINT / $WAVE_ENTRYPOINT: who runs it
     effort: str | None = None  # $CLAUDE_EFFORT / $WAVE_EFFORT
     env_file: Path | None = None  # $CLAUDE_ENV_FILE / $WAVE_ENV_FILE (SessionStart hooks)
+    mcp: McpToolCaller | None = None  # the session's MCP client, for `mcp_tool` hooks
 
     def spawn_dir(self) -> Path:
         if self.project_dir is None or os.path.isdir(self._cwd_text):  # (each hook asks)

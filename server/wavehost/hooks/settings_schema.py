@@ -125,7 +125,54 @@ class HttpHook(TypedDict):
     description: NotRequired[_DESCRIPTION]
 
 
-Handler = Annotated[CommandHook | HttpHook, Field(discriminator="type")]
+McpToolHook = TypedDict(
+    "McpToolHook",
+    {
+        "type": Annotated[
+            Literal["mcp_tool"],
+            Field(description="Call a tool of one of the session's MCP servers"),
+        ],
+        "server": Annotated[Text, Field(description="The MCP server's name (as in .mcp.json)")],
+        "tool": Annotated[Text, Field(description="The tool's name on that server")],
+        "input": NotRequired[
+            Annotated[
+                dict[str, Any],
+                Field(
+                    description="The tool's arguments; ${tool_input.x}, ${hook_event_name}, "
+                    "${prompt}, … in its strings are filled in from the hook's input"
+                ),
+            ]
+        ],
+        "if": NotRequired[Annotated[str, Field(description="As for a command hook")]],
+        "timeout": NotRequired[
+            Annotated[Seconds, Field(description="Seconds before the call is given up")]
+        ],
+        "statusMessage": NotRequired[_STATUS],
+        "description": NotRequired[_DESCRIPTION],
+    },
+)
+with_config(_config("MCP tool hook"))(McpToolHook)
+
+Handler = Annotated[CommandHook | HttpHook | McpToolHook, Field(discriminator="type")]
+
+
+@with_config(_config("MCP server"))
+class McpServer(TypedDict):
+    type: NotRequired[
+        Annotated[
+            Literal["stdio", "http"],
+            Field(description='"stdio" (the default: `command`) or "http" (`url`)'),
+        ]
+    ]
+    command: NotRequired[Annotated[Text, Field(description="stdio: the program to start")]]
+    args: NotRequired[Annotated[list[str], Field(description="stdio: its arguments")]]
+    env: NotRequired[
+        Annotated[dict[str, str], Field(description="stdio: added to its environment")]
+    ]
+    url: NotRequired[Annotated[Text, Field(description="http: the streamable-HTTP endpoint")]]
+    headers: NotRequired[
+        Annotated[dict[str, str], Field(description="http: sent with every request")]
+    ]
 
 
 @with_config(_config("Matcher group"))
@@ -175,6 +222,15 @@ class HookSettings(TypedDict):
         Annotated[
             dict[str, bool],
             Field(description="Plugins whose hooks/hooks.json are loaded, by name"),
+        ]
+    ]
+    mcpServers: NotRequired[
+        Annotated[
+            dict[str, McpServer],
+            Field(
+                description="User settings only: MCP servers every chat session starts (a "
+                "project's are in its .mcp.json); ${VAR} and ${VAR:-default} are filled in"
+            ),
         ]
     ]
     hookDialects: NotRequired[

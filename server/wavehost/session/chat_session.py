@@ -51,7 +51,7 @@ from wavehost.session.conversation import AnyMessage, Conversation
 from wavehost.session.crons import Clock, CronJob, SessionCrons
 from wavehost.session.hooks import Halted, SessionHooks
 from wavehost.session.inbox import Inbox, Item
-from wavehost.session.mcp import McpServers, keep_current, started
+from wavehost.session.mcp import McpServers, hook_caller, keep_current, started
 from wavehost.session.mcp.tools import spiller
 from wavehost.session.messages import (
     INTERRUPTED,
@@ -269,6 +269,7 @@ class ChatSession:
             ),
         }
         self.mcp = mcp or McpServers()  # tools of MCP servers join both toolboxes
+        self.hooks.mcp = hook_caller(self.mcp)
         keep_current(self.mcp, [tools, shared], spiller(paths.session_dir(self.id, config.home)))
         self._main = Actor(
             self.conversation, self.workspace, tools, self._system, self._stop_payload

@@ -27,7 +27,7 @@ from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import DialectName
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.outcome import Outcome, subject_of
-from wavehost.hooks.runner import HookContext
+from wavehost.hooks.runner import HookContext, McpToolCaller
 from wavehost.session.actor import Actor
 from wavehost.session.conversation import Conversation
 from wavehost.session.messages import NoticeBlock, UserMessage
@@ -85,6 +85,7 @@ class SessionHooks:
         self.effort = effort  # the reasoning effort level (payload `effort`, $CLAUDE_EFFORT)
         self.env_file = env_file  # $CLAUDE_ENV_FILE for the events that get it
         self.prompt_id: str | None = None  # the user prompt whose turn runs (or ran last)
+        self.mcp: McpToolCaller | None = None  # the session's MCP client, for mcp_tool hooks
         self._dispatches = itertools.count()
         self._running: dict[int, tuple[str, ...]] = {}  # dispatch → statusMessages shown
         self._contexts: dict[tuple[str, bool], HookContext] = {}  # one per cwd: env copied once
@@ -135,6 +136,7 @@ class SessionHooks:
                 entrypoint=self.entrypoint,
                 effort=self.effort,
                 env_file=self.env_file if event.spec.env_file else None,
+                mcp=self.mcp,
             )
         return context
 

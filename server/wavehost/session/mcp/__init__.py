@@ -5,8 +5,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wavehost.session.mcp.servers import McpConnection, McpServers, ServerState, started
-from wavehost.session.mcp.tools import McpTool, split_name, tool_name
+from wavehost.hooks.runner import McpToolCaller
+from wavehost.session.mcp.servers import (
+    McpCallError,
+    McpConnection,
+    McpServers,
+    ServerState,
+    started,
+)
+from wavehost.session.mcp.tools import McpTool, content_text, split_name, tool_name
 
 Toolbox = dict[str, Any]  # session.tools.Toolbox (not imported: tools do not need MCP)
 
@@ -35,11 +42,32 @@ def keep_current(
     servers.listeners.append(changed)
 
 
+def hook_caller(servers: McpServers) -> McpToolCaller:
+    """How `mcp_tool` hooks call the session's servers: the result's text (what Claude Code reads
+    as the hook's stdout), or why there is none."""
+
+    async def call(server: str, tool: str, arguments: dict[str, Any]) -> tuple[bool, str]:
+        connection = servers.connections.get(server)
+        if connection is None:
+            return False, f"MCP server '{server}' not connected"  # Claude Code's words
+        try:
+            result = await connection.call(tool, arguments)
+        except McpCallError as err:
+            return False, str(err)
+        text = content_text(result)
+        if result.is_error:
+            return False, f"MCP tool {tool} of {server} failed: {text or 'no message'}"
+        return True, text
+
+    return call
+
+
 __all__ = [
     "McpConnection",
     "McpServers",
     "McpTool",
     "ServerState",
+    "hook_caller",
     "keep_current",
     "split_name",
     "started",

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wavehost.hooks.dialects.vocabulary import MCP_PREFIX as PREFIX
+from wavehost.hooks.dialects.vocabulary import mcp_parts
 from wavehost.session.mcp.servers import McpCallError, McpConnection, McpToolInfo
 from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
 
-PREFIX = "mcp__"
 SPILL_OVER = 100_000  # characters of one result beyond which the model gets a preview
 PREVIEW = 2_000
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -33,12 +34,7 @@ def tool_name(server: str, tool: str) -> str:
     return f"{PREFIX}{_UNSAFE.sub('_', server)}__{_UNSAFE.sub('_', tool)}"
 
 
-def split_name(name: str) -> tuple[str, str] | None:
-    """(server, tool) of an MCP tool name; None for any other tool."""
-    if not name.startswith(PREFIX):
-        return None
-    server, sep, tool = name[len(PREFIX) :].partition("__")
-    return (server, tool) if sep and server and tool else None
+split_name = mcp_parts  # (server, tool) of an MCP tool's name; None for any other tool
 
 
 def _size(data: str) -> int:
@@ -76,10 +72,15 @@ def _block_response(block: Any) -> dict[str, Any]:
     return dumped
 
 
+def content_text(result: Any) -> str:
+    """A CallToolResult's content blocks as text (placeholders for what is not text)."""
+    return "\n".join(_block_text(b) for b in result.content or [])
+
+
 def rendered(result: Any) -> tuple[bool, str, Any]:
     """(ok, what the model sees, `tool_response`) of a CallToolResult."""
     blocks = list(result.content or [])
-    text = "\n".join(_block_text(b) for b in blocks)
+    text = content_text(result)
     if result.is_error:
         return False, text or "The MCP tool reported an error without a message.", text
     structured = result.structured_content

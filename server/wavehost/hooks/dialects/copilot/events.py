@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.dialects.vocabulary import ToolName, Vocabulary
+from wavehost.hooks.dialects.vocabulary import ToolName, Vocabulary, dashed
 
 CAMEL: dict[str, Event] = {
     "sessionStart": Event.SessionStart,
@@ -103,6 +103,7 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
 SESSION_SOURCES = {"startup": "startup", "resume": "resume", "clear": "new"}
 END_REASONS = {"clear": "user_exit", "logout": "user_exit", "prompt_input_exit": "user_exit"}
 
+
 TOOLS = Vocabulary(
     {
         "Bash": ToolName("bash", aliases=("powershell",)),
@@ -120,5 +121,6 @@ TOOLS = Vocabulary(
         "WebFetch": ToolName("web_fetch"),
         "WebSearch": ToolName("web_search"),
         "TodoWrite": ToolName("update_todo"),
-    }
+    },
+    mcp=dashed,
 )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.dialects.copilot.events import MATCHED, TOOL_EVENTS, TOOLS, is_pascal
+from wavehost.hooks.dialects.vocabulary import mcp_parts
 from wavehost.hooks.matcher import Matcher
 
 _NAMES = re.compile(r"[A-Za-z0-9_\-]+(\|[A-Za-z0-9_\-]+)*")
@@ -24,8 +25,11 @@ EMPTY_MATCHES_ALL = frozenset({Event.PreToolUse, Event.PermissionRequest})
 
 
 def _wave(name: str) -> str | None:
-    """The Wave tool a Copilot runtime name stands for, when that is its own name."""
+    """The Wave tool a Copilot runtime name stands for, when that is its own name. None for a
+    name of no tool wavehost knows: an MCP tool's (`memory-recall`) only the subject can tell."""
     wave = TOOLS.wave_name(name)
+    if not TOOLS.known(wave):
+        return None
     return wave if TOOLS.name(wave) == name else None
 
 
@@ -50,8 +54,10 @@ class CopilotMatcher(Matcher):
         if not self.tool:
             return None
         if self.tokens is not None:
-            runtime = (_wave(token) for token in self.tokens)
-            return self.tokens | {name for name in runtime if name is not None}
+            runtime = {token: _wave(token) for token in self.tokens}
+            if any(w is None and not TOOLS.known(t) for t, w in runtime.items()):
+                return None  # a name of no known tool (an MCP tool's): checked per subject
+            return self.tokens | {name for name in runtime.values() if name is not None}
         source = self.regex.pattern[3:-1] if self.regex is not None else ""
         if self.claude or not _NAMES.fullmatch(source):
             return None
@@ -59,11 +65,14 @@ class CopilotMatcher(Matcher):
         return None if None in found else frozenset(n for n in found if n is not None)
 
     def matches(self, subject: str) -> bool:
+        # An MCP tool's "Claude name" in Copilot CLI is its own (`memory-recall`, observed): the
+        # Claude-style forms test that, never `mcp__memory__recall`.
+        mcp = self.tool and mcp_parts(subject) is not None
         if self.tokens is not None:
-            return subject in self.tokens or TOOLS.name(subject) in self.tokens
+            return (subject in self.tokens and not mcp) or _runtime(subject) in self.tokens
         if self.regex is None:
             return True
-        name = _runtime(subject) if self.tool and not self.claude else subject
+        name = _runtime(subject) if self.tool and (not self.claude or mcp) else subject
         return self.regex.fullmatch(name) is not None
 
 

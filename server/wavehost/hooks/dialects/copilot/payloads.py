@@ -19,6 +19,7 @@ from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.dialects.copilot.diffs import of_call
 from wavehost.hooks.dialects.copilot.events import END_REASONS, SESSION_SOURCES, TOOLS, is_pascal
+from wavehost.hooks.dialects.vocabulary import mcp_parts
 
 Doc = dict[str, Any]
 
@@ -59,6 +60,13 @@ def current_datetime(at: float) -> str:
     return f"<current_datetime>{stamp}</current_datetime>\n\n"
 
 
+def claude(payload: p.PreToolUseInput | p.PostToolUseInput | p.PostToolUseFailureInput) -> str:
+    """The PascalCase payload's `tool_name`: Claude Code's, but an MCP tool's is Copilot's own
+    (`<server>-<tool>`, observed)."""
+    name = payload.tool_name
+    return TOOLS.name(name) if mcp_parts(name) else name
+
+
 def result_text(payload: p.PostToolUseInput) -> str:
     if payload.result_text is not None:
         return payload.result_text
@@ -92,7 +100,7 @@ def render(key: str, payload: p.HookInput) -> Doc:
             }
         case p.PreToolUseInput():
             if pascal:
-                return {**base, "tool_name": payload.tool_name, "tool_input": tool_args(payload)}
+                return {**base, "tool_name": claude(payload), "tool_input": tool_args(payload)}
             return {
                 **base,
                 "toolName": TOOLS.name(payload.tool_name),
@@ -105,7 +113,7 @@ def render(key: str, payload: p.HookInput) -> Doc:
                 result = {"result_type": kind, "text_result_for_llm": text}
                 return {
                     **base,
-                    "tool_name": payload.tool_name,
+                    "tool_name": claude(payload),
                     "tool_input": tool_args(payload),
                     "tool_result": result,
                 }
@@ -119,7 +127,7 @@ def render(key: str, payload: p.HookInput) -> Doc:
             if pascal:
                 return {
                     **base,
-                    "tool_name": payload.tool_name,
+                    "tool_name": claude(payload),
                     "tool_input": tool_args(payload),
                     "error": payload.error,
                 }
@@ -139,10 +147,11 @@ def render(key: str, payload: p.HookInput) -> Doc:
                 name, args = "edit", change
             elif payload.tool_name == "Bash":
                 args = {"command": payload.tool_input.get("command", "")}
+            mcp = mcp_parts(payload.tool_name)
             return {
                 "hookName": "permissionRequest",
                 **_camel(payload),
-                "toolName": name,
+                "toolName": "/".join(mcp) if mcp else name,  # MCP: `<server>/<tool>` (observed)
                 "toolInput": args,
                 "permissionSuggestions": [],
             }

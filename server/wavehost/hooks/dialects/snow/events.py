@@ -5,7 +5,7 @@ from collections.abc import Callable
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.dialects.snow.sensitive import sensitive_call
-from wavehost.hooks.dialects.vocabulary import Args, ToolName, Vocabulary
+from wavehost.hooks.dialects.vocabulary import Args, ToolName, Vocabulary, dashed
 
 TYPES: dict[str, Event] = {
     "onSessionStart": Event.SessionStart,
@@ -71,5 +71,6 @@ TOOLS = Vocabulary(
         ),
         "Grep": ToolName("ace-text_search"),
         "AskUserQuestion": ToolName("askuser-ask_question", render=_ask_args),
-    }
+    },
+    mcp=dashed,
 )

@@ -54,7 +54,10 @@ class SnowMatcher(Matcher):
         """On tool hooks with only plain parts: the case-folded Wave tool names it can match."""
         if not self.tool or any("*" in part or ":" in part for part in self.parts):
             return None
-        return frozenset(TOOLS.wave_name(part.lower()).casefold() for part in self.parts if part)
+        wave = [TOOLS.wave_name(part.lower()) for part in self.parts if part]
+        if not all(map(TOOLS.known, wave)):
+            return None  # a name of no tool in Snow's table (an MCP tool's): checked per subject
+        return frozenset(name.casefold() for name in wave)
 
     @property
     def dynamic(self) -> bool:

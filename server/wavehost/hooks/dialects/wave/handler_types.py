@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import wavehost.hooks.dialects.wave.http_hooks as http_hooks
+import wavehost.hooks.dialects.wave.mcp_tool as mcp_tool
 from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import WAVE_EVENTS, Event
 from wavehost.hooks.config import DiagnosticCode, HandlerKind, HookHandler
@@ -90,6 +91,10 @@ def _read_http(raw: Mapping[str, Any], policy: UserPolicy) -> Fields | FieldErro
     return http_hooks.read(raw, policy.http)
 
 
+def _read_mcp_tool(raw: Mapping[str, Any], policy: UserPolicy) -> Fields | FieldError:
+    return mcp_tool.read(raw)
+
+
 TYPES: dict[str, HandlerType] = {
     "command": HandlerType("command", _read_command),
     # Claude Code skips http hooks on SessionStart (it runs before there is anything to tell)
@@ -99,9 +104,10 @@ TYPES: dict[str, HandlerType] = {
         http_hooks.make_call,
         frozenset(e for e in WAVE_EVENTS.values() if e is not Event.SessionStart),
     ),
+    "mcp_tool": HandlerType("mcp_tool", _read_mcp_tool, mcp_tool.call),
 }
 # Claude Code's types wavehost does not run (yet): an entry of one is reported and skipped.
-NOT_SUPPORTED = ("prompt", "agent", "mcp_tool")
+NOT_SUPPORTED = ("prompt", "agent")
 
 
 def make_call(
