@@ -214,7 +214,8 @@ def read_mcp_config(
     environment = os.environ if env is None else env
     files: list[McpConfigFile] = []
     found: dict[str, McpServerConfig] = {}
-    user = next(f for f in read_settings(None, home=home).files if f.source == "user")
+    files_read = read_settings(None, home=home).files
+    user = next(f for f in files_read if f.source == "user" and f.format == "wave")
     if user.read.exists:
         servers, error = (
             _entries(user.document, "user", user.path, environment, False)
