@@ -7,10 +7,16 @@ Deletes/s: every hook of a 40-hook settings file deleted by 4 real `wavehost ser
 meanwhile without the lock; baseline: 1 server, no editor, in the same run. Each run also reports
 lost updates, corrupted files and stray files (all must be 0). Idle CPU: a server that has listed
 and is watching, with a 5 MB settings file, against a small one (and a 50 MB one, which is over
-the read cap: only its stats are watched). Prints medians.
+the read cap: only its stats are watched). Matcher budget: PreToolUse dispatches (each with a tool
+name not seen before, so every matcher is really tested; no hook matches, none starts) against
+1,000 matchers of a kind, a third in each dialect — ordinary regexes (the baseline), backtracking
+ones RE2 runs (`(?:.*){400}!`, Snow globs of 400 `*`), and backtracking lookaheads only the
+bounded `re` worker can run — worst case and median ms per dispatch, and the first load's time.
+Prints medians.
 """
 
 import argparse
+import asyncio
 import os
 import statistics
 import sys
@@ -20,11 +26,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo: tests' tools
 
+from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.hooks_doc import hook
 from tests.reliability import edit_race
 from tests.reliability.raw_lsp import RawServer
 from tests.workspace import Workspace, make_workspace
 
+from wavehost.hooks import patterns
+from wavehost.hooks.engine import BackgroundHooks, HookEngine
+from wavehost.hooks.payloads import PreToolUseInput
+from wavehost.hooks.runner import HookContext
+from wavehost.hooks.sources import load_hook_config
 from wavehost.protocol import table
 
 MB = 1024 * 1024
@@ -94,13 +106,88 @@ def idle(runs: int, seconds: float) -> None:
         print(f"  {label:28} {median:5.2f} % CPU  ({median / base:5.2f}x)")
 
 
+MATCHER_KINDS: dict[str, tuple[str, str]] = {  # Wave/Copilot regex, Snow glob; {i}: distinct
+    "ordinary regexes (baseline)": ("mcp__server{i}__.*", "mcp__server{i}__*"),
+    "backtracking, RE2": ("(?:.*){{400}}!{i}", "*" * 400 + "!{i}"),
+    "backtracking lookaheads, re worker": ("(?=(?:.*){{400}}!){i}", "*" * 400 + "!{i}"),
+}
+
+
+def matcher_project(workspace: Workspace, regex: str, glob: str, count: int) -> None:
+    """`count` PreToolUse matchers, a third in each dialect's project file (none matches)."""
+    third = count // 3
+    wave = [
+        {"matcher": regex.format(i=i), "hooks": [hook("true")]} for i in range(count - 2 * third)
+    ]
+    workspace.write(workspace.project_settings, {"hooks": {"PreToolUse": wave}})
+    entries = [bash("true", matcher=regex.format(i=i)) for i in range(third)]
+    copilot_project(workspace.project, "bench.json", {"preToolUse": entries})
+    rules = [rule(action("true"), matcher=glob.format(i=i)) for i in range(third)]
+    snow_project(workspace.project, "beforeToolCall", *rules)
+
+
+async def dispatch_times(engine: HookEngine, project: Path, dispatches: int) -> list[float]:
+    context = HookContext(cwd=project, project_dir=project)
+    times = []
+    async with BackgroundHooks(lambda _: None) as background:
+        for n in range(dispatches):
+            payload = PreToolUseInput(
+                session_id="bench",
+                transcript_path="/dev/null",
+                cwd=str(project),
+                hook_event_name="PreToolUse",
+                tool_name=f"Tool{n}",  # never seen: no memo, every matcher tested
+                tool_input={},
+                tool_use_id=f"t{n}",
+            )
+            began = time.perf_counter()
+            outcome = await engine.dispatch(payload, context, background)
+            times.append((time.perf_counter() - began) * 1000)
+            assert not outcome.blocked
+    return times
+
+
+def matcher_budget(count: int, dispatches: int) -> None:
+    print(
+        f"matcher budget: {count:,} PreToolUse matchers, a third each in Wave, Copilot and "
+        f"Snow files; {dispatches} dispatches of new tool names"
+    )
+    base = None
+    for label, (regex, glob) in MATCHER_KINDS.items():
+        for workspace in make_workspace():
+            matcher_project(workspace, regex, glob, count)
+            began = time.perf_counter()
+            config = load_hook_config(workspace.project, home=workspace.home, trusted=True)
+            compile_ms = (time.perf_counter() - began) * 1000
+            engine = HookEngine(config)
+            matchers = len(config.runnable())
+            times = asyncio.run(dispatch_times(engine, workspace.project, dispatches))
+        worst, median = max(times), statistics.median(times)
+        base = base or median
+        print(
+            f"  {label:36} worst {worst:8.1f} ms, median {median:7.2f} ms per dispatch "
+            f"({median / base:6.1f}x), first {times[0]:8.1f} ms; load {compile_ms:7.0f} ms; "
+            f"{matchers} hooks, {patterns.over_budget()} patterns over budget so far"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--idle-seconds", type=float, default=10)
+    parser.add_argument("--matchers", type=int, default=1000)
+    parser.add_argument("--dispatches", type=int, default=200)
+    parser.add_argument(
+        "--only", choices=("deletes", "idle", "matchers"), help="run one part of the bench"
+    )
     args = parser.parse_args()
-    deletes(args.runs)
-    idle(args.runs, args.idle_seconds)
+    # Each part prints its own section (the chat page's long-reply figures go beside these).
+    if args.only in (None, "deletes"):
+        deletes(args.runs)
+    if args.only in (None, "idle"):
+        idle(args.runs, args.idle_seconds)
+    if args.only in (None, "matchers"):
+        matcher_budget(args.matchers, args.dispatches)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,9 @@ LOCK = Path(__file__).with_name("requirements-linux-x64.txt")
 LAUNCHER = Path(__file__).with_name("launch.py")
 DEMO = ROOT / "examples" / "demo-project"
 PLATFORM = "linux-x64"
-PIP_PLATFORM = "manylinux_2_17_x86_64"  # glibc >= 2.17
+# glibc >= 2.28: google-re2 (the matchers' linear-time engine) has no older wheels; the rest
+# would do with 2.17.
+PIP_PLATFORMS = ("manylinux_2_17_x86_64", "manylinux_2_28_x86_64")
 PYTHONS = ("3.11", "3.12", "3.13", "3.14")
 # Only `wavehost web` (browser mode) needs aiohttp; the shells run `serve`. Left out: ~8 MB zipped.
 BROWSER_MODE_ONLY = frozenset(
@@ -61,7 +63,7 @@ def target(version: str) -> list[str]:
     """pip options that select wheels for CPython `version` on linux-x64."""
     return [
         "--only-binary=:all:",
-        "--platform", PIP_PLATFORM,
+        *(f"--platform={platform}" for platform in PIP_PLATFORMS),
         "--python-version", version,
         "--implementation", "cp",
     ]  # fmt: skip

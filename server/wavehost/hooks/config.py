@@ -51,6 +51,7 @@ DiagnosticCode = Literal[
     "groupNotObject",
     "matcherNotString",
     "invalidMatcher",
+    "matcherOverBudget",
     "handlersEmpty",
     "handlerNotObject",
     "unsupportedType",

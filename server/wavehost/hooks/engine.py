@@ -3,6 +3,9 @@
 Matching is indexed per event (exact names in a dict, other static matchers in a list, match-alls
 apart) and memoised per queried subject, so an event with no matching hook costs a dictionary
 lookup; hooks whose matcher or condition needs the whole payload are checked on each dispatch.
+Any lookup that has a matcher to test runs in a worker thread, within `patterns.LOOKUP_WAIT`
+(`hooks.patterns` bounds each matcher): never on the event loop. One cut short by that deadline
+is not memoised.
 Each dialect's matching hooks run as that dialect runs them (Wave's together, Copilot's and
 Snow's one after another); the dialects themselves run side by side, and their outcomes merge in
 the documented order: Wave, Copilot, Snow.
@@ -14,7 +17,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import anyio
+from anyio import to_thread
 
+from wavehost.hooks import patterns
 from wavehost.hooks.calls import StartedCall
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import DialectName, HookConfig, HookHandler
@@ -66,6 +71,10 @@ class _EventIndex:
         else:
             self.patterns.append(entry)
 
+    def ready(self, subject: str | None) -> bool:
+        """Whether `lookup` has no matcher to test (it is then only dictionary work)."""
+        return not self.dynamic and (subject if self.uses_matcher else None) in self.cache
+
     def lookup(
         self, subject: str | None, payload: HookInput | None = None
     ) -> tuple[HookHandler, ...]:
@@ -73,9 +82,6 @@ class _EventIndex:
         cached = self.cache.get(key)
         if cached is None:
             cached = self._compute(key)
-            if len(self.cache) >= _CACHE_LIMIT:
-                self.cache.clear()
-            self.cache[key] = cached
         found, conditional, handlers = cached
         if conditional or self.dynamic:
             return _dedupe(handler for _, handler in self._decide(found, key, payload))
@@ -84,31 +90,39 @@ class _EventIndex:
     def _compute(
         self, subject: str | None
     ) -> tuple[tuple[Entry, ...], bool, tuple[HookHandler, ...]]:
-        if subject is None:
-            entries = self.always
-        else:
-            candidates = self.patterns + self.by_key.get(subject.casefold(), [])
-            entries = (
-                self.always
-                + self.by_name.get(subject, [])
-                + [e for e in candidates if e[1].matcher.matches(subject)]
-            )
+        """What the matchers select for `subject`, memoised unless the deadline cut it short."""
+        with patterns.deadline() as limit:
+            if subject is None:
+                entries = self.always
+            else:
+                candidates = self.patterns + self.by_key.get(subject.casefold(), [])
+                entries = (
+                    self.always
+                    + self.by_name.get(subject, [])
+                    + [e for e in candidates if e[1].matcher.matches(subject)]
+                )
         ordered = tuple(sorted(entries, key=lambda e: e[0]))
         conditional = any(e[1].condition is not None for e in ordered)
-        return ordered, conditional, _dedupe(handler for _, handler in ordered)
+        computed = ordered, conditional, _dedupe(handler for _, handler in ordered)
+        if not limit.cut:
+            if len(self.cache) >= _CACHE_LIMIT:
+                self.cache.clear()
+            self.cache[subject] = computed
+        return computed
 
     def _decide(
         self, found: tuple[Entry, ...], subject: str | None, payload: HookInput | None
     ) -> tuple[Entry, ...]:
         """Conditions and payload matchers, on this payload (without one, they say no)."""
         kept = [e for e in found if _condition_holds(e[1], payload)]
-        extra = [
-            e
-            for e in self.dynamic
-            if _condition_holds(e[1], payload)
-            and payload is not None
-            and e[1].matcher.matches_payload(subject, payload)
-        ]
+        with patterns.deadline():
+            extra = [
+                e
+                for e in self.dynamic
+                if _condition_holds(e[1], payload)
+                and payload is not None
+                and e[1].matcher.matches_payload(subject, payload)
+            ]
         if extra:
             return tuple(sorted((*kept, *extra), key=lambda e: e[0]))
         return tuple(kept)
@@ -280,7 +294,17 @@ class HookEngine:
     def matching(
         self, event: Event, subject: str | None = None, payload: HookInput | None = None
     ) -> tuple[HookHandler, ...]:
+        """The hooks to run, decided in this thread (blocking: for threads and the CLI)."""
         return self._index[event].lookup(subject, payload)
+
+    async def select(
+        self, event: Event, subject: str | None = None, payload: HookInput | None = None
+    ) -> tuple[HookHandler, ...]:
+        """The hooks to run; any matcher to test is tested in a worker thread."""
+        index = self._index[event]
+        if index.ready(subject):
+            return index.lookup(subject, payload)
+        return await to_thread.run_sync(index.lookup, subject, payload)
 
     def selected(self, event: Event, subject: str | None) -> tuple[HookHandler, ...]:
         """What the matchers and deduplication choose for `subject`, before any condition on the
@@ -290,15 +314,25 @@ class HookEngine:
         return index._compute(subject if index.uses_matcher else None)[2]
 
     async def dispatch(
-        self, payload: HookInput, context: HookContext, background: BackgroundHooks
+        self,
+        payload: HookInput,
+        context: HookContext,
+        background: BackgroundHooks,
+        handlers: tuple[HookHandler, ...] | None = None,
     ) -> Outcome:
-        """Run every hook matching this event, each dialect its way, and interpret them."""
+        """Run every hook matching this event (`handlers`, when the caller selected them
+        already), each dialect its way, and interpret them."""
         event = event_of(payload)
         observer = self.observer
         runs: list[HookRun] = []
         outcome = _EMPTY[event]
         try:
-            handlers = self._index[event].lookup(subject_of(payload), payload)
+            if handlers is None:  # `select`, inlined: this is every dispatch's path
+                index, subject = self._index[event], subject_of(payload)
+                if index.ready(subject):
+                    handlers = index.lookup(subject, payload)
+                else:
+                    handlers = await to_thread.run_sync(index.lookup, subject, payload)
             if handlers:
                 outcome = await self._run(handlers, payload, context, background, runs)
         finally:  # the run log: the event, and every run (foreground and chained), in one write
@@ -311,6 +345,7 @@ class HookEngine:
         payload: HookInput,
         context: HookContext,
         background: BackgroundHooks,
+        handlers: tuple[HookHandler, ...] | None = None,
         *,
         only: DialectName | None = None,
         given: Mapping[DialectName, Outcome] | None = None,
@@ -319,8 +354,11 @@ class HookEngine:
         outcome for this event is already known (`given`: their hooks ran earlier, or are held
         back), which is merged in their place. Kept apart, so `dispatch` stays as lean as it is."""
         known = given or {}
-        found = self._index[event_of(payload)].lookup(subject_of(payload), payload)
-        handlers = tuple(h for h in found if h.dialect not in known and only in (None, h.dialect))
+        if handlers is None:
+            handlers = await self.select(event_of(payload), subject_of(payload), payload)
+        handlers = tuple(
+            h for h in handlers if h.dialect not in known and only in (None, h.dialect)
+        )
         runs: list[HookRun] = []
         outcome = _EMPTY[event_of(payload)]
         try:

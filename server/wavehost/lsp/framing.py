@@ -16,6 +16,7 @@ forbids it): it is logged and dropped. After any of these the server reads the n
 import asyncio
 import json
 import logging
+import signal
 import sys
 import threading
 from collections.abc import Awaitable, Callable
@@ -150,6 +151,7 @@ class Guard:
     def __init__(self, protocol: JsonRPCProtocol) -> None:
         self.protocol = protocol
         self.refused = 0  # messages answered with an error here (for tests and benches)
+        self.shutdown_asked = False  # a `shutdown` request came (answered or not yet)
 
     def answer_error(self, msg_id: Any, code: int, message: str) -> None:
         self.refused += 1
@@ -185,6 +187,7 @@ class Guard:
             return
         if is_request and not self._check_request(message["id"], str(method)):
             return
+        self.shutdown_asked = self.shutdown_asked or (is_request and method == "shutdown")
         try:
             structured = self.protocol.structure_message(message)
         except Exception as err:
@@ -214,32 +217,56 @@ class Guard:
 
 
 async def read_loop(stop: threading.Event, reader: FrameReader, guard: Guard) -> None:
-    while not stop.is_set():
-        frame = await reader.next()
-        if frame is None:
-            break
-        if isinstance(frame, Refused):
-            guard.answer_error(None, frame.code, frame.message)
-            continue
-        try:
-            guard.handle(frame)
-        except Exception:  # a bug behind the guard: logged, and the next frame is read
-            log.exception("handling a message failed")
+    try:
+        while not stop.is_set():
+            frame = await reader.next()
+            if frame is None:
+                break
+            if isinstance(frame, Refused):
+                guard.answer_error(None, frame.code, frame.message)
+                continue
+            try:
+                guard.handle(frame)
+            except Exception:  # a bug behind the guard: logged, and the next frame is read
+                log.exception("handling a message failed")
+    finally:  # the input ended, or `exit`: whatever happens next, the process ends soon
+        _end_within_grace()
+
+
+def _end_within_grace() -> None:
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(EXIT_GRACE)
+
+
+EXIT_GRACE = 10  # seconds the process may take to end once its client is gone
 
 
 def start_io(
     server: LanguageServer, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
-) -> None:
-    """pygls' `start_io` (async flavour) with this guarded read loop."""
+) -> int:
+    """pygls' `start_io` (async flavour) with this guarded read loop; the exit code: 0, or 1
+    for an `exit` without `shutdown` (LSP).
+
+    Once the input ends (or `exit` came) the process has `EXIT_GRACE` seconds to end: the
+    kernel's SIGALRM ends it then, even if a thread is stuck in C code holding the GIL. The
+    caller leaves with `os._exit`, so no thread still working can hold it up either."""
     stop = threading.Event()
     server._stop_event = stop  # what pygls' shutdown() sets to end the loop
     server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
     reader = FrameReader(stdin or sys.stdin.buffer, server.thread_pool)
+    guard = Guard(server.protocol)
+    code = 0
     try:
-        asyncio.run(read_loop(stop, reader, Guard(server.protocol)))
+        asyncio.run(read_loop(stop, reader, guard))
     except BrokenPipeError:
         log.error("the connection to the client is lost; shutting down")
-    except (KeyboardInterrupt, SystemExit):
+    except KeyboardInterrupt:
         pass
+    except SystemExit:  # pygls' `exit` handler (whose own code misses a shutdown under way)
+        code = 0 if guard.shutdown_asked else 1
     finally:
-        server.shutdown()  # type: ignore[no-untyped-call]
+        stop.set()
+        # pygls' shutdown() would wait for every worker thread, a stuck one included
+        server.thread_pool.shutdown(wait=False, cancel_futures=True)
+    return code

@@ -7,9 +7,13 @@ back a handler for each of the table's client→server methods it owns.
 """
 
 import asyncio
+import contextlib
 import importlib
+import logging
+import os
+import sys
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, Protocol
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -79,8 +83,9 @@ class WaveServer(LanguageServer):
     def built(self, name: table.Feature) -> Feature | None:
         return self._features.get(name)
 
-    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-        framing.start_io(self, stdin, stdout)  # bounded frames, every request answered
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+        """Serve until the input ends or `exit`; the exit code (see `framing.start_io`)."""
+        return framing.start_io(self, stdin, stdout)  # bounded frames, every request answered
 
 
 def _handler(method: table.Method) -> Callable[[WaveServer, Any], Coroutine[Any, Any, Any]]:
@@ -123,7 +128,12 @@ def create_server() -> WaveServer:
     return server
 
 
-def serve(log_level: str) -> int:
+def serve(log_level: str) -> NoReturn:
+    """Serve on stdio, then end the process at once: the client is gone, and a thread still
+    working (a hook's pipes, a matcher) must not keep it alive."""
     logs.configure(log_level)
-    create_server().start_io()
-    return 0
+    code = create_server().start_io()
+    logging.shutdown()
+    with contextlib.suppress(ValueError, OSError):  # closed by pygls at `exit`, or a lost pipe
+        sys.stdout.flush()
+    os._exit(code)

@@ -24,7 +24,7 @@ from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
-from wavehost.hooks.config import DialectName
+from wavehost.hooks.config import DialectName, HookHandler
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.runner import HookContext, McpToolCaller
@@ -155,18 +155,19 @@ class SessionHooks:
         self.conversation.save()  # hooks read transcript_path: it must show everything so far
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
         context = self.context(Path(payload.cwd), event)
+        handlers = await self.engine.select(event, subject_of(payload), payload)
         shown = tuple(
             h.status_message
-            for h in self.engine.matching(event, subject_of(payload), payload)
+            for h in handlers
             if h.status_message and not h.in_background and only in (None, h.dialect)
         )
         if not shown:
-            return await self._engine_dispatch(payload, context, only, given)
+            return await self._engine_dispatch(payload, context, only, given, handlers)
         dispatch = next(self._dispatches)
         self._running[dispatch] = shown
         self._report()
         try:
-            return await self._engine_dispatch(payload, context, only, given)
+            return await self._engine_dispatch(payload, context, only, given, handlers)
         finally:
             del self._running[dispatch]
             self._report()
@@ -177,10 +178,13 @@ class SessionHooks:
         context: HookContext,
         only: DialectName | None,
         given: Mapping[DialectName, Outcome] | None,
+        handlers: tuple[HookHandler, ...],
     ) -> Awaitable[Outcome]:
         if only is None and not given:
-            return self.engine.dispatch(payload, context, self.background)
-        return self.engine.dispatch_apart(payload, context, self.background, only=only, given=given)
+            return self.engine.dispatch(payload, context, self.background, handlers)
+        return self.engine.dispatch_apart(
+            payload, context, self.background, handlers, only=only, given=given
+        )
 
     def apply(
         self, outcome: Outcome, *, meta: bool = True, conversation: Conversation | None = None

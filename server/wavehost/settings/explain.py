@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from wavehost.hooks import patterns
 from wavehost.hooks.config import HookConfig, HookHandler
 from wavehost.hooks.dialects.wave.http_hooks import HttpSpec
 from wavehost.hooks.dialects.wave.matcher import WaveMatcher
 from wavehost.hooks.engine import HookEngine, dedupe_key
 from wavehost.settings.runlog import EventSeen, RunLog
 
+EXPLAIN_WAIT = 2.0  # seconds the matcher step may wait for bounded matchers, all subjects together
 StepCode = Literal[
     "discovered", "parsed", "trusted", "enabled", "allowed", "event", "matcher", "if", "dedupe"
 ]
@@ -71,9 +73,17 @@ def _case_hint(handler: HookHandler, subject: str) -> tuple[CaseVerdict, str | N
         if name.lower() == subject.lower():
             return "caseMismatch", name
     pattern = matcher.pattern if isinstance(matcher, WaveMatcher) else None
-    if pattern is not None and re.compile(pattern.pattern, re.IGNORECASE).search(subject):
+    if pattern is not None and _test(pattern.pattern, re.IGNORECASE, "search", subject):
         return "caseMismatch", pattern.pattern
     return "noMatch", None
+
+
+def _test(source: str, flags: int, mode: patterns.Mode, subject: str) -> bool:
+    """The same regex with other flags or anchoring: bounded like the matcher itself."""
+    try:
+        return patterns.compile(source, flags, mode).test(subject)
+    except patterns.PatternError:  # over budget: say nothing more about it
+        return False
 
 
 def _group(seen: Iterable[EventSeen]) -> list[tuple[str, int, float]]:
@@ -128,20 +138,12 @@ def explain(
 
     cases: list[MatcherCase] = []
     lost_to_dedupe: list[str | None] = []
-    for subject, count, last_at in _group(recent):
-        chosen = engine.selected(event, subject)
-        if any(h.id == handler.id for h in chosen):
-            verdict: CaseVerdict = "fired"
-            hint = None
-            pattern = handler.matcher.pattern if isinstance(handler.matcher, WaveMatcher) else None
-            if pattern is not None and not pattern.fullmatch(subject):
-                verdict, hint = "partialMatch", pattern.pattern
-        elif handler.matcher.matches(subject):
-            verdict, hint = "deduplicated", None
-            lost_to_dedupe.append(subject)
-        else:
-            verdict, hint = _case_hint(handler, subject)
-        cases.append(MatcherCase(subject, verdict, count, last_at, hint))
+    with patterns.deadline(EXPLAIN_WAIT):  # every subject together, however hostile the matcher
+        for subject, count, last_at in _group(recent):
+            verdict, hint = _verdict(handler, engine, subject)
+            if verdict == "deduplicated":
+                lost_to_dedupe.append(subject)
+            cases.append(MatcherCase(subject, verdict, count, last_at, hint))
     if not cases:
         status = "info"
     elif any(c.verdict in ("fired", "partialMatch") for c in cases):
@@ -161,6 +163,20 @@ def explain(
         steps.append(Step("if", "info", {"rule": handler.if_rule}))
     steps.append(_dedupe_step(handler, engine, lost_to_dedupe))
     return Explanation(handler.id, tuple(steps))
+
+
+def _verdict(
+    handler: HookHandler, engine: HookEngine, subject: str
+) -> tuple[CaseVerdict, str | None]:
+    """What the matcher did with one subject it was really tested against."""
+    if any(h.id == handler.id for h in engine.selected(handler.event, subject)):
+        pattern = handler.matcher.pattern if isinstance(handler.matcher, WaveMatcher) else None
+        if pattern is not None and not _test(pattern.pattern, 0, "fullmatch", subject):
+            return "partialMatch", pattern.pattern
+        return "fired", None
+    if handler.matcher.matches(subject):
+        return "deduplicated", None
+    return _case_hint(handler, subject)
 
 
 def _dedupe_step(handler: HookHandler, engine: HookEngine, lost: list[str | None]) -> Step:

@@ -4,7 +4,9 @@
 `readOnly`) and the entries of a few folders (a plugin being installed). Content is hashed
 (bounded reads), which, unlike mtimes, never misses a same-size edit made within one clock tick.
 `stats()` only looks at metadata (inode, size, mtime, permissions) and reads no file: cheap enough
-to poll while nothing happens, so that hashing is only done when something did.
+to poll while nothing happens, so that hashing is only done when something did. Both also count
+the matchers found over their budget while running (`hooks.patterns`): the list then shows them
+as diagnostics.
 """
 
 import hashlib
@@ -12,13 +14,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from wavehost.hooks import patterns
 from wavehost.hooks.safe_read import read_bytes
 
 Owner = tuple[int, int, int] | None  # uid, gid, mode
 Meta = tuple[int, int, int, int, int, int] | None  # uid, gid, mode, inode, size, mtime_ns
 Entries = tuple[tuple[str, tuple[str, ...]], ...]
-Stats = tuple[tuple[tuple[str, Meta, Meta], ...], Entries]
-Snapshot = tuple[tuple[tuple[str, Owner, Owner, bytes | None], ...], Entries]
+Stats = tuple[tuple[tuple[str, Meta, Meta], ...], Entries, int]
+Snapshot = tuple[tuple[tuple[str, Owner, Owner, bytes | None], ...], Entries, int]
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class Inputs:
         return (
             tuple((str(path), _meta(path), _meta(path.parent)) for path in sorted(self.files)),
             self._entries(),
+            patterns.over_budget(),
         )
 
     def snapshot(self) -> Snapshot:
@@ -40,6 +44,7 @@ class Inputs:
                 for path in sorted(self.files)
             ),
             self._entries(),
+            patterns.over_budget(),
         )
 
     def _entries(self) -> Entries:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from wavehost import paths
+from wavehost.hooks import patterns
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.engine import run_one
@@ -78,9 +79,10 @@ def _matcher_value(handler: HookHandler, field: str, annotation: Any, recent: li
         options += list(_TOOL_NAMES)
     if matcher.names:
         options = sorted(matcher.names) + options
-    for option in options:
-        if matcher.matches(option):
-            return option
+    with patterns.deadline():  # every option together, however hostile the matcher
+        for option in options:
+            if matcher.matches(option):
+                return option
     return options[0] if options else "example"
 
 

@@ -7,13 +7,16 @@ invalid regex or an empty matcher skips the hook (`compile_matcher` raises). Pas
 `*` and `**` match everything — and so does `""` on PreToolUse and PermissionRequest (the seed's
 "*、** 或空值匹配所有"; Copilot 1.0.102 rejects it, as it rejects `""` everywhere else); a name or
 `A|B` list matches the Claude name or the runtime name; anything else is a regex tested against
-the Claude name only. On events Copilot does not match on, a matcher means nothing.
+the Claude name only. On events Copilot does not match on, a matcher means nothing. Regexes have
+Python `re`'s syntax and meaning, bounded in time and memory (`hooks.patterns`); one over a
+budget skips the hook too.
 """
 
 import functools
 import re
 from dataclasses import dataclass
 
+from wavehost.hooks import patterns
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.dialects.copilot.events import MATCHED, TOOL_EVENTS, TOOLS, is_pascal
 from wavehost.hooks.dialects.vocabulary import mcp_parts
@@ -39,7 +42,7 @@ class MatcherError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class CopilotMatcher(Matcher):
-    regex: re.Pattern[str] | None = None
+    regex: patterns.Pattern | None = None
     tokens: frozenset[str] | None = None  # Claude-style name list
     tool: bool = False  # the subject is a tool name (translated into Copilot's words)
     claude: bool = False  # Claude-style: the regex tests the Claude (Wave) name
@@ -73,7 +76,7 @@ class CopilotMatcher(Matcher):
         if self.regex is None:
             return True
         name = _runtime(subject) if self.tool and (not self.claude or mcp) else subject
-        return self.regex.fullmatch(name) is not None
+        return self.regex.test(name)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -82,7 +85,9 @@ def _runtime(subject: str) -> str:
     return TOOLS.name(subject)
 
 
-def compile_matcher(source: str | None, event: Event, key: str) -> CopilotMatcher:
+def compile_matcher(
+    source: str | None, event: Event, key: str, budget: patterns.CompileBudget | None = None
+) -> CopilotMatcher:
     """The matcher of an entry under `key`; raises `MatcherError` when Copilot skips the hook."""
     if source is None:
         return CopilotMatcher(None)
@@ -100,7 +105,9 @@ def compile_matcher(source: str | None, event: Event, key: str) -> CopilotMatche
         names = frozenset(part.strip() for part in source.split("|"))
         return CopilotMatcher(source, tokens=names, tool=True, claude=True)
     try:
-        regex = re.compile(f"(?:{source})")
-    except re.error as err:
-        raise MatcherError(f"invalid matcher regex {source!r}: {err}") from err
+        regex = patterns.compile(f"(?:{source})", mode="fullmatch", budget=budget)
+    except patterns.PatternError as err:
+        shown = source if len(source) <= 200 else f"{source[:200]}…"
+        what = "matcher regex over budget" if err.over_budget else "invalid matcher regex"
+        raise MatcherError(f"{what} {shown!r}: {err}") from err
     return CopilotMatcher(source, regex=regex, tool=tool, claude=claude)

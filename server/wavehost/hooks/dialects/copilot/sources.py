@@ -44,6 +44,7 @@ from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.copilot.events import CONDITIONS, EVENT_KEYS, is_pascal
 from wavehost.hooks.dialects.copilot.matcher import MatcherError, compile_matcher
 from wavehost.hooks.jsonpointer import pointer_join
+from wavehost.hooks.patterns import CompileBudget
 from wavehost.hooks.settings_files import kind_of
 
 MAX_FILES = 256  # per folder tree: a hostile tree cannot make every load slow
@@ -110,6 +111,7 @@ class _FileReader:
     path: Path
     untrusted: bool
     settings: bool = False  # a settings file's `hooks`: strict, and no $COPILOT_HOOK_DIR
+    budget: CompileBudget = field(default_factory=CompileBudget)  # shared by a folder tree's files
     handlers: list[HookHandler] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -181,7 +183,7 @@ class _FileReader:
             self.bad_entry(matcher_at, f"matcher must be a string, not {kind_of(source)}")
             return
         try:
-            matcher = compile_matcher(source, event, key)
+            matcher = compile_matcher(source, event, key, self.budget)
         except MatcherError as err:
             if source == "":
                 self.bad_entry(matcher_at, f"{err}; the hook is skipped")
@@ -272,10 +274,15 @@ def _command(raw: Mapping[str, Any]) -> tuple[tuple[str, ...] | None, str | None
 
 
 def _read_file(
-    source: Source, path: Path, untrusted: bool, *, settings: bool = False
+    source: Source,
+    path: Path,
+    untrusted: bool,
+    *,
+    settings: bool = False,
+    budget: CompileBudget | None = None,
 ) -> tuple[ConfigFile, _FileReader, Any]:
     """The file as listed, its hooks, and its JSON (None when it is unusable)."""
-    reader = _FileReader(source, path, untrusted, settings)
+    reader = _FileReader(source, path, untrusted, settings, budget or CompileBudget())
     loaded = read_config(source, path, dialect="copilot", untrusted=untrusted, empty={})
     document = loaded.document
     problem = _shape_error(document, settings) if document is not None else None
@@ -330,8 +337,9 @@ def _tree(
 ) -> Iterator[tuple[ConfigFile, _FileReader] | Diagnostic | Path]:
     files, folders, cut = hook_files(root)
     yield from folders
+    budget = CompileBudget()  # one for the tree: 256 files cannot each compile a budget's worth
     for path in files:
-        file, reader, _ = _read_file(source, path, untrusted)
+        file, reader, _ = _read_file(source, path, untrusted, budget=budget)
         yield file, reader
     if cut:
         message = (

@@ -4,7 +4,8 @@ A missing or empty matcher matches everything. Otherwise the matcher is split on
 part trimmed; any part matching is enough. A part `key:pattern` tests `String(context[key])`;
 any other part tests the tool name (in Snow's words) — or, on a hook type without one, is
 searched for, case-sensitively, in the context's JSON. A pattern is case-insensitive and whole:
-`*` is any text, everything else literal (`filesystem-*`, `TERMINAL-*`).
+`*` is any text, everything else literal (`filesystem-*`, `TERMINAL-*`). Globs are compiled
+into bounded patterns (`hooks.patterns`): RE2 answers in linear time however many `*` a part has.
 """
 
 import functools
@@ -13,15 +14,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from wavehost.hooks import patterns
 from wavehost.hooks.dialects.snow.events import TOOLS
 from wavehost.hooks.dialects.snow.payloads import context
 from wavehost.hooks.matcher import Matcher
 from wavehost.hooks.payloads import HookInput
 
 
-@functools.lru_cache(maxsize=1024)
-def _glob(pattern: str) -> re.Pattern[str]:
-    return re.compile("^" + ".*".join(map(re.escape, pattern.split("*"))) + "$", re.IGNORECASE)
+def _glob(pattern: str) -> str:
+    return "^" + ".*".join(map(re.escape, pattern.split("*"))) + "$"
 
 
 def _js_string(value: Any) -> str:
@@ -43,7 +44,8 @@ def _js_string(value: Any) -> str:
 class SnowMatcher(Matcher):
     parts: tuple[str, ...] = ()
     tool: bool = False  # a tool hook type: plain parts test the tool name
-    globs: re.Pattern[str] | None = None  # every part's glob in one pattern
+    globs: patterns.Pattern | None = None  # every part's glob in one pattern
+    part_globs: tuple[patterns.Pattern, ...] = ()  # each part's (the pattern of `key:pattern`)
 
     @property
     def matches_all(self) -> bool:
@@ -70,7 +72,7 @@ class SnowMatcher(Matcher):
         # A loop, not any(): it runs once per hook on a cold lookup, and a generator costs
         # twice the match itself (bench/engine.py, mixed dialects).
         for name in _names(subject):  # noqa: SIM110
-            if globs.match(name):
+            if globs.test(name):
                 return True
         return False
 
@@ -80,14 +82,14 @@ class SnowMatcher(Matcher):
         if payload is None:
             return False
         ctx = context(payload)
-        for part in self.parts:
+        for part, glob in zip(self.parts, self.part_globs, strict=True):
             if ":" in part:
-                key, pattern = part.split(":", 2)[:2]
-                if key in ctx and _glob(pattern).match(_js_string(ctx[key])):
+                key = part.split(":", 1)[0]
+                if key in ctx and glob.test(_js_string(ctx[key])):
                     return True
             elif "toolName" in ctx:
                 names = TOOLS.names(subject) if subject else (str(ctx["toolName"]),)
-                if any(_glob(part).match(name) for name in names):
+                if any(glob.test(name) for name in names):
                     return True
             elif part in json.dumps(ctx, ensure_ascii=False, separators=(",", ":")):
                 return True
@@ -100,9 +102,22 @@ def _names(subject: str) -> tuple[str, ...]:
     return TOOLS.names(subject)
 
 
-def compile_matcher(source: str | None, tool: bool) -> SnowMatcher:
+def _pattern_of(part: str) -> str:
+    return part.split(":", 2)[1] if ":" in part else part
+
+
+def compile_matcher(
+    source: str | None, tool: bool, budget: patterns.CompileBudget | None = None
+) -> SnowMatcher:
+    """Raises `patterns.PatternError` when the globs are over a budget (every glob is valid)."""
     if source is None or source == "":
         return SnowMatcher(source, tool=tool)
     parts = tuple(part.strip() for part in source.split(","))
-    either = "|".join(_glob(part).pattern for part in parts)
-    return SnowMatcher(source, parts, tool, re.compile(f"(?:{either})", re.IGNORECASE))
+    either = patterns.compile(
+        "(?:" + "|".join(map(_glob, parts)) + ")", re.IGNORECASE, "match", budget
+    )
+    # `key:pattern` tests the pattern; the text after a second `:` is ignored, as Snow does
+    each = tuple(
+        patterns.compile(_glob(_pattern_of(part)), re.IGNORECASE, "match", budget) for part in parts
+    )
+    return SnowMatcher(source, parts, tool, either, each)

@@ -37,6 +37,7 @@ from wavehost.hooks.dialects.snow.events import (
 )
 from wavehost.hooks.dialects.snow.matcher import compile_matcher
 from wavehost.hooks.jsonpointer import pointer_join
+from wavehost.hooks.patterns import CompileBudget, PatternError
 from wavehost.hooks.settings_files import kind_of
 
 FIELD_OF: dict[HandlerKind, str] = {"command": "command", "prompt": "prompt", "context": "content"}
@@ -49,6 +50,7 @@ class _FileReader:
     hook_type: str
     untrusted: bool
     prefix: tuple[str, ...] = ()  # () for a bare array, (type,) for the object form
+    budget: CompileBudget = field(default_factory=CompileBudget)  # this file's matchers
     handlers: list[HookHandler] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -80,7 +82,11 @@ class _FileReader:
             message = 'a rule with a "prompt" action can have no other action; the rule is skipped'
             self.problem(where + "/hooks", message)
             return
-        matcher = compile_matcher(raw_matcher, self.hook_type in TOOL_TYPES)
+        try:
+            matcher = compile_matcher(raw_matcher, self.hook_type in TOOL_TYPES, self.budget)
+        except PatternError as err:
+            self.problem(where + "/matcher", f"matcher over budget: {err}; the rule is skipped")
+            return
         description = rule.get("description")
         for index, action in enumerate(actions):
             action_at = pointer_join(*at, "hooks", index)

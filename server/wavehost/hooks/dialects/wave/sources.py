@@ -6,7 +6,6 @@ plugins, user, project, local. The settings files are read through `settings_fil
 applies workspace trust.
 """
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +34,7 @@ from wavehost.hooks.config import (
 from wavehost.hooks.dialects.wave.if_rules import parse_rule
 from wavehost.hooks.dialects.wave.matcher import WaveMatcher, compile_matcher
 from wavehost.hooks.jsonpointer import pointer_join
+from wavehost.hooks.patterns import CompileBudget, PatternError
 from wavehost.hooks.safe_read import is_directory, read_json
 from wavehost.hooks.settings_files import (
     DIALECTS_KEY,
@@ -76,6 +76,7 @@ class _Reader:
     plugin: str | None = None
     plugin_root: Path | None = None
     pointer_prefix: tuple[str, ...] = ("hooks",)
+    budget: CompileBudget = field(default_factory=CompileBudget)  # this file's matchers
     handlers: list[HookHandler] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -141,18 +142,17 @@ class _Reader:
             )
             return
         try:
-            matcher = compile_matcher(raw_matcher)
-        except re.error as err:
+            matcher = compile_matcher(raw_matcher, self.budget)
+        except PatternError as err:
             entry = EntryRef(event.name, raw_matcher, command if isinstance(command, str) else None)
-            message = f"invalid regular expression {raw_matcher!r}: {err}"
-            self.problem(
-                where + "/matcher",
-                message,
-                "invalidMatcher",
-                entry,
-                matcher=str(raw_matcher),
-                error=str(err),
-            )
+            text = str(raw_matcher)
+            shown = text if len(text) <= 200 else f"{text[:200]}…"
+            if err.over_budget:
+                message = f"matcher {shown!r} is over budget: {err}; the hook is skipped"
+                code: DiagnosticCode = "matcherOverBudget"
+            else:
+                message, code = f"invalid regular expression {shown!r}: {err}", "invalidMatcher"
+            self.problem(where + "/matcher", message, code, entry, matcher=shown, error=str(err))
             return
         handlers = group.get("hooks")
         if not isinstance(handlers, list) or not handlers:
