@@ -2,9 +2,27 @@
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 WAVE_DIR = ".wave"
+# What a session id (and a subagent's) may be: it is part of file names, so never `/` or `..`.
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,128}$"
+_ID = re.compile(ID_PATTERN)
+
+
+class InvalidIdError(ValueError):
+    pass
+
+
+def checked_id(value: str, what: str = "session id") -> str:
+    """`value` if it can name a file of its own; else InvalidIdError (one line)."""
+    if not _ID.match(value):
+        shown = value if len(value) <= 80 else value[:80] + "…"
+        raise InvalidIdError(
+            f"{shown!r} is not a {what}: letters, digits, '-' and '_' only, at most 128"
+        )
+    return value
 
 
 def wave_home(home: Path | None = None) -> Path:
@@ -63,7 +81,7 @@ def sessions_dir(home: Path | None = None) -> Path:
 
 
 def transcript_path(session_id: str, home: Path | None = None) -> Path:
-    return sessions_dir(home) / f"session_{session_id}.json"
+    return sessions_dir(home) / f"session_{checked_id(session_id)}.json"
 
 
 def run_log(project_dir: Path, home: Path | None = None) -> Path:
@@ -80,7 +98,7 @@ def worktrees_dir(repo_top: Path) -> Path:
 def session_dir(session_id: str, home: Path | None = None) -> Path:
     """The folder of one session's files: subagent transcripts, the hooks' env file, large hook
     output."""
-    return sessions_dir(home) / f"session_{session_id}"
+    return sessions_dir(home) / f"session_{checked_id(session_id)}"
 
 
 def session_env_file(session_id: str, home: Path | None = None) -> Path:
@@ -91,7 +109,7 @@ def session_env_file(session_id: str, home: Path | None = None) -> Path:
 
 def agent_transcript_path(session_id: str, agent_id: str, home: Path | None = None) -> Path:
     """A subagent's own conversation (SubagentStop's `agent_transcript_path`)."""
-    return session_dir(session_id, home) / f"agent_{agent_id}.json"
+    return session_dir(session_id, home) / f"agent_{checked_id(agent_id, 'subagent id')}.json"
 
 
 # Other hook dialects' files (hooks.dialects.copilot / .snow): read where those tools keep them.

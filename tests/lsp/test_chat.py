@@ -168,6 +168,7 @@ async def test_permission_allowed_by_the_user_lets_the_tool_run(workspace: Works
         "askedBy": None,  # the mode asks here, no hook
         "mcpServer": None,
         "mcpTool": None,
+        "runs": None,  # the input says what runs
     }
     assert tool["status"] == "success"
     assert target.read_text() == "x"

@@ -46,7 +46,7 @@ function openResult(messages: (UserMessage | AssistantMessage)[], status: "idle"
 }
 
 function question(toolUseId: string) {
-  return { sessionId: "s", toolUseId, toolName: "Write", toolInput: {}, mode: "default" as const, reason: null, askedBy: null, mcpServer: null, mcpTool: null };
+  return { sessionId: "s", toolUseId, toolName: "Write", toolInput: {}, mode: "default" as const, reason: null, askedBy: null, mcpServer: null, mcpTool: null, runs: null };
 }
 
 function ask(questionId: string) {

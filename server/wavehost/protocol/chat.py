@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field
 
+from wavehost import paths
 from wavehost.hooks.outcome import HookRef
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.messages import Message
@@ -15,7 +16,7 @@ from wavehost.wire import WireModel
 SessionId = Annotated[
     str,
     Field(
-        pattern=r"^[A-Za-z0-9_-]{1,128}$",
+        pattern=paths.ID_PATTERN,
         description="A session id (wave/chat/open's answer; the transcript is "
         "~/.wave/sessions/session_<id>.json)",
     ),
@@ -192,6 +193,11 @@ class ChatRequestPermissionParams(WireModel):
         default=None, description="An MCP tool's server (`mcp__<server>__<tool>`)"
     )
     mcp_tool: str | None = Field(default=None, description="An MCP tool's name on its server")
+    runs: str | None = Field(
+        default=None,
+        description="What the call will run when its input does not show it (EnterWorktree: "
+        "the git commands, and whether the repository's own hooks run)",
+    )
 
     @classmethod
     def of(cls, prompt: PermissionPrompt) -> Self:
@@ -206,6 +212,7 @@ class ChatRequestPermissionParams(WireModel):
             mode=prompt.permission_mode,
             reason=prompt.reason,
             asked_by=prompt.asked_by,
+            runs=prompt.runs,
         )
 
 

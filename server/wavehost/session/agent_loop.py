@@ -236,7 +236,7 @@ class AgentLoop:
             settle()
         answered = pre.answer is not None and isinstance(tool, AskUserQuestion)
         if not answered:
-            refusal = await self._permission(block, tool.kind, pre)
+            refusal = await self._permission(block, tool.kind, pre, tool.runs(block.input))
             if refusal is not None:
                 settle(refusal)
                 return await self._after_refusal(assistant, block)
@@ -342,8 +342,11 @@ class AgentLoop:
             block.result = outcome.tool_result
         self.conversation.changed(assistant)
 
-    async def _permission(self, block: ToolBlock, kind: ToolKind, pre: Outcome) -> str | None:
-        """None when the call may run, else the refusal the model sees."""
+    async def _permission(
+        self, block: ToolBlock, kind: ToolKind, pre: Outcome, runs: str | None = None
+    ) -> str | None:
+        """None when the call may run, else the refusal the model sees; `runs`: what the call
+        runs, for the question, when its input does not show it."""
         permissions = self.context.permissions
         mode = permissions.mode
         verdict = with_hook_decision(mode_verdict(mode, kind), pre.permission_decision)
@@ -380,6 +383,7 @@ class AgentLoop:
             mode,
             pre.permission_reason,
             asked_by,
+            runs,
         )
         answer = await ask(prompt)
         return None if answer.allow else refused_by_user(block.name, answer.message)

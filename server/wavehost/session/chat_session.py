@@ -227,7 +227,7 @@ class ChatSession:
         # how the last turn ended: an error (ErrorOccurred fired), interrupted, or complete
         self.last_turn: Literal["complete", "error", "abort"] = "complete"
         self.crons = SessionCrons(self._on_cron, config.clock)
-        self.worktrees = Worktrees(self.hooks)
+        self.worktrees = Worktrees(self.hooks, trusted=config.trusted)
         self._system = (config.system_prompt or SYSTEM_PROMPT).replace("{root}", str(self.root))
         self._reported: tuple[SessionStatus, tuple[str, ...]] = ("idle", ())
         self.questions: dict[str, Pending[PermissionPrompt, PermissionAnswer]] = {}  # by toolUseId

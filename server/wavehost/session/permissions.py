@@ -50,6 +50,7 @@ class PermissionPrompt:
     permission_mode: PermissionMode
     reason: str | None = None  # a PreToolUse hook's permissionDecisionReason for "ask"
     asked_by: HookRef | None = None  # the PreToolUse hook that asked
+    runs: str | None = None  # what the call runs when its input does not say (EnterWorktree's git)
 
     @property
     def mcp(self) -> tuple[str, str] | None:

@@ -60,7 +60,10 @@ def exists(session_id: str, home: Path | None = None) -> bool:
 
 
 def load(session_id: str, home: Path | None = None) -> Transcript:
-    path = paths.transcript_path(session_id, home)
+    try:
+        path = paths.transcript_path(session_id, home)
+    except paths.InvalidIdError as err:  # `x/../../evil` names no saved session, nor any file
+        raise SessionNotFoundError(f"no saved session: {err}") from None
     cannot = f"cannot read the saved session {session_id!r} ({path})"
     try:
         text = path.read_text(encoding="utf-8")

@@ -6,6 +6,10 @@ creation (the first hook's last stdout line is the path; all failing or printing
 creation with the reason), and removing such a worktree is the WorktreeRemove hooks' job (their
 failures are only logged; wavehost never runs `git worktree remove` on a path it didn't make).
 `$WAVE_PROJECT_DIR` is the session root throughout; only the hooks' cwd follows the workdir.
+
+In an untrusted workspace git runs none of the repository's own code: every git command gets
+`core.hooksPath=/dev/null` (no hook: post-checkout, reference-transaction, …), `core.fsmonitor`
+off, and each filter driver the repository configures emptied (no smudge / clean / process).
 """
 
 import logging
@@ -39,18 +43,68 @@ class ActiveWorktree:
     by_hook: bool = False
 
 
-async def _git(cwd: Path, *args: str) -> str:
-    done = await anyio.run_process(["git", *args], cwd=cwd, check=False)
+NO_REPOSITORY_CODE = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+
+
+async def _git(cwd: Path, *args: str, trusted: bool = True) -> str:
+    """Run git; untrusted, with nothing of the repository's own that would run code."""
+    guard = () if trusted else (*NO_REPOSITORY_CODE, *await _no_filters(cwd))
+    done = await anyio.run_process(["git", *guard, *args], cwd=cwd, check=False)
     if done.returncode != 0:
         message = done.stderr.decode(errors="replace").strip() or f"exit code {done.returncode}"
         raise ToolError(f"git {' '.join(args)} failed: {message}")
     return done.stdout.decode(errors="replace").strip()
 
 
+async def _no_filters(cwd: Path) -> tuple[str, ...]:
+    """`-c` options emptying every filter driver the repository's config names (a checkout
+    would run its smudge command). Reading config runs nothing."""
+    done = await anyio.run_process(
+        ["git", "config", "--name-only", "--get-regexp", r"^filter\."], cwd=cwd, check=False
+    )
+    drivers = {
+        key.removeprefix("filter.").rpartition(".")[0]
+        for key in done.stdout.decode(errors="replace").split()
+    }
+    return tuple(
+        option
+        for driver in sorted(drivers)
+        for part in ("smudge=", "clean=", "process=", "required=false")
+        for option in ("-c", f"filter.{driver}.{part}")
+    )
+
+
 class Worktrees:
-    def __init__(self, hooks: SessionHooks) -> None:
+    def __init__(self, hooks: SessionHooks, trusted: bool = True) -> None:
         self.hooks = hooks
+        self.trusted = trusted  # false: git runs none of the repository's hooks or filters
         self.active: ActiveWorktree | None = None
+
+    def runs(self, name: str | None, leaving: Literal["keep", "remove"] | None = None) -> str:
+        """What entering (or leaving, `leaving`) will run, for the permission question."""
+        if leaving is None and self.hooks.take_over(Event.WorktreeCreate):
+            return f"Your {CREATE} hooks create the worktree; wavehost runs no git command."
+        active = self.active
+        if leaving is not None and (active is None or leaving == "keep"):
+            return "Nothing: the worktree stays on disk and the session goes back."
+        if leaving is not None and active is not None and active.by_hook:
+            return f"Your {REMOVE} hooks remove the worktree."
+        if leaving is not None and active is not None:
+            commands = (
+                f"git status --porcelain\ngit worktree remove --force {active.path}\n"
+                f"git branch -D {active.branch}"
+            )
+        else:
+            name = name or "wt-<random>"
+            commands = f"git worktree add -b worktree-{name} .wave/worktrees/{name} HEAD"
+        if self.trusted:
+            said = "git also runs the repository's own hooks (post-checkout, …) and filters."
+        else:
+            said = (
+                "This workspace is not trusted: the repository's own git hooks, filters and "
+                "fsmonitor do not run."
+            )
+        return f"{commands}\n{said}"
 
     async def enter(self, name: str | None, workspace: Workspace) -> ActiveWorktree:
         if self.active is not None:
@@ -80,12 +134,15 @@ class Worktrees:
         return ActiveWorktree(name, path, workspace.cwd, by_hook=True)
 
     async def _create_with_git(self, name: str, workspace: Workspace) -> ActiveWorktree:
-        top = Path(await _git(workspace.spawn_dir(), "rev-parse", "--show-toplevel"))
+        trusted = self.trusted
+        top = Path(
+            await _git(workspace.spawn_dir(), "rev-parse", "--show-toplevel", trusted=trusted)
+        )
         path = paths.worktrees_dir(top) / name
         if path.exists():
             raise ToolError(f"Worktree path already exists: {path}")
         branch = f"worktree-{name}"
-        await _git(top, "worktree", "add", "-b", branch, str(path), "HEAD")
+        await _git(top, "worktree", "add", "-b", branch, str(path), "HEAD", trusted=trusted)
         return ActiveWorktree(name, path, workspace.cwd, branch=branch, repo=top)
 
     async def leave(
@@ -117,7 +174,7 @@ class Worktrees:
 
     async def _remove_with_git(self, active: ActiveWorktree, discard_changes: bool) -> str:
         if active.path.is_dir():
-            changes = await _git(active.path, "status", "--porcelain")
+            changes = await _git(active.path, "status", "--porcelain", trusted=self.trusted)
             if changes and not discard_changes:
                 raise ToolError(
                     f"Worktree {active.path} has uncommitted changes:\n{changes}\n"
@@ -125,6 +182,7 @@ class Worktrees:
                 )
         assert active.repo is not None
         assert active.branch is not None
-        await _git(active.repo, "worktree", "remove", "--force", str(active.path))
-        await _git(active.repo, "branch", "-D", active.branch)
+        trusted = self.trusted
+        await _git(active.repo, "worktree", "remove", "--force", str(active.path), trusted=trusted)
+        await _git(active.repo, "branch", "-D", active.branch, trusted=trusted)
         return f"Removed worktree {active.path} and its branch {active.branch}."

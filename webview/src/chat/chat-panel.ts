@@ -766,7 +766,13 @@ export class WaveChatPanel extends LitElement {
               <div class="diff" data-testid="permission-preview">${preview.lines.map(
                 (l) => html`<div class=${l.sign === "+" ? "add" : l.sign === "-" ? "del" : ""}>${l.text}</div>`,
               )}</div>`
-          : html`<pre data-testid="permission-preview">${JSON.stringify(toolInput, null, 2)}</pre>`}
+          : q.runs
+            ? nothing
+            : html`<pre data-testid="permission-preview">${JSON.stringify(toolInput, null, 2)}</pre>`}
+      ${q.runs
+        ? html`<div class="muted">${t("permission.runs")}</div>
+            <pre data-testid="permission-runs">${q.runs}</pre>`
+        : nothing}
       ${reason ? html`<p class="muted">${t("permission.reason", { reason })}</p>` : nothing}
       ${asker
         ? html`<div class="hook-line muted" data-testid="asked-by">

@@ -374,6 +374,10 @@ export interface ChatRequestPermissionParams {
    * An MCP tool's name on its server
    */
   mcpTool: string | null;
+  /**
+   * What the call will run when its input does not show it (EnterWorktree: the git commands, and whether the repository's own hooks run)
+   */
+  runs: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema

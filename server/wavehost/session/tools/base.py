@@ -106,6 +106,10 @@ class Tool(ABC, Generic[InputT]):
             where = f": {err.filename}" if err.filename else ""
             return ToolResult.failure(f"{reason}{where}", **self.failure_fields(args, workspace))
 
+    def runs(self, raw: dict[str, Any]) -> str | None:
+        """What a call runs when its input does not show it, for the permission question."""
+        return None
+
     def failure_fields(self, args: InputT, workspace: Workspace) -> dict[str, Any]:
         """Extra `tool_response` fields on failure (the file tools add `filePath`)."""
         return {}

@@ -1,11 +1,11 @@
 """EnterWorktree and ExitWorktree: move the session into an isolated git worktree and back."""
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
-from wavehost.session.worktrees import Worktrees
+from wavehost.session.worktrees import NAME, Worktrees
 
 
 class EnterWorktreeInput(ToolInput):
@@ -23,6 +23,10 @@ class EnterWorktree(Tool[EnterWorktreeInput]):
 
     def __init__(self, worktrees: Worktrees) -> None:
         self.worktrees = worktrees
+
+    def runs(self, raw: dict[str, Any]) -> str | None:
+        name = raw.get("name")
+        return self.worktrees.runs(name if isinstance(name, str) and NAME.match(name) else None)
 
     async def run(self, args: EnterWorktreeInput, workspace: Workspace) -> ToolResult:
         active = await self.worktrees.enter(args.name, workspace)
@@ -55,6 +59,9 @@ class ExitWorktree(Tool[ExitWorktreeInput]):
 
     def __init__(self, worktrees: Worktrees) -> None:
         self.worktrees = worktrees
+
+    def runs(self, raw: dict[str, Any]) -> str | None:
+        return self.worktrees.runs(None, "keep" if raw.get("action") == "keep" else "remove")
 
     async def run(self, args: ExitWorktreeInput, workspace: Workspace) -> ToolResult:
         said = await self.worktrees.leave(args.action, args.discard_changes, workspace)
