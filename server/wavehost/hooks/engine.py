@@ -72,8 +72,12 @@ class _EventIndex:
             self.patterns.append(entry)
 
     def ready(self, subject: str | None) -> bool:
-        """Whether `lookup` has no matcher to test (it is then only dictionary work)."""
-        return not self.dynamic and (subject if self.uses_matcher else None) in self.cache
+        """Whether `lookup` has no matcher (nor `if` rule) to test: then it is dictionary work
+        and a few flags."""
+        if self.dynamic:
+            return False
+        cached = self.cache.get(subject if self.uses_matcher else None)
+        return cached is not None and not (cached[1] and any(e[1].if_rule for e in cached[0]))
 
     def lookup(
         self, subject: str | None, payload: HookInput | None = None

@@ -23,12 +23,16 @@ call must match for the hook to start at all. Claude Code's semantics, as its ho
 """
 
 import functools
+import logging
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from wavehost.hooks import patterns
 from wavehost.hooks import payloads as p
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -98,7 +102,9 @@ def _unescaped(text: str, char: str, *, last: bool = False) -> int:
 
 
 @functools.lru_cache(maxsize=256)
-def _wildcard(pattern: str) -> re.Pattern[str]:
+def _wildcard(pattern: str) -> patterns.Pattern | None:
+    """The rule's pattern as a bounded regex (`*` runs of a hostile rule cost linear time);
+    None when it is over the patterns' budget (then it matches nothing)."""
     pattern = pattern.strip()
     parts: list[str] = []
     stars = 0
@@ -118,11 +124,16 @@ def _wildcard(pattern: str) -> re.Pattern[str]:
     regex = "".join(parts)
     if stars == 1 and regex.endswith(r"\ .*"):  # `git *` also matches bare `git`
         regex = regex[: -len(r"\ .*")] + "(?: .*)?"
-    return re.compile(regex, re.DOTALL)
+    try:
+        return patterns.compile(regex, re.DOTALL, "fullmatch")
+    except patterns.PatternError as err:
+        log.warning("an if rule's pattern %r is not used: %s", pattern[:200], err)
+        return None
 
 
 def matches_wildcard(pattern: str, text: str) -> bool:
-    return _wildcard(pattern).fullmatch(text) is not None
+    compiled = _wildcard(pattern)
+    return compiled is not None and compiled.test(text)
 
 
 def _matches_command(pattern: str, command: str) -> bool:
