@@ -122,9 +122,9 @@ async def test_programmatic_and_file_hooks_coexist_programmatic_first(
             '"type" must be one of "command"',
         ),
         (
-            {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]},
-            "/hooks/Stop/0/hooks/0/type",
-            '"prompt" is not supported',
+            {"Notification": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]},
+            "/hooks/Notification/0/hooks/0/type",
+            'a "prompt" hook does not run on Notification',
         ),
         (
             {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]},

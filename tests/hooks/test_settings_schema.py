@@ -78,6 +78,8 @@ GOOD = {
         allowedEnvVars=["TOKEN"],
         timeout=5,
     ),
+    "a prompt hook": handler(type="prompt", prompt="Safe? $ARGUMENTS", model="m", timeout=9),
+    "an agent hook": handler(type="agent", prompt="Did the tests pass?", timeout=60),
     "the user's http allow-lists": {
         "allowedHttpHookUrls": ["https://hooks.example.com/*"],
         "httpHookAllowedEnvVars": ["TOKEN"],
@@ -94,6 +96,8 @@ BAD = {
     "an empty command": handler(type="command", command=""),
     "an unknown hook type": handler(type="webhook", command="x"),
     "an http hook without a url": handler(type="http", command="x"),
+    "a prompt hook without a prompt": handler(type="prompt", command="x"),
+    "an agent hook's timeout as text": handler(type="agent", prompt="x", timeout="9"),
     "an http hook's header as a number": handler(type="http", url="http://h/x", headers={"a": 1}),
     "args as one string": handler(type="command", command="python3", args="x.py"),
     "args with a number": handler(type="command", command="sleep", args=[1]),

@@ -327,3 +327,47 @@ async def test_test_this_hook_posts_an_http_hooks_sample_and_why_names_a_blocked
     allowed = next(s for s in explained["steps"] if s["code"] == "allowed")
     assert (allowed["status"], allowed["args"]) == ("fail", {"url": blocked_url})
     assert explained["fires"] is False
+
+
+@pytest.mark.parametrize("kind", ["prompt", "agent"])
+async def test_test_this_hook_asks_the_projects_model_for_a_prompt_or_agent_hook(
+    workspace: Workspace, kind: str
+) -> None:
+    (workspace.project / "notes.txt").write_text("no shell\n")
+    if kind == "prompt":
+        script(workspace, reply('{"ok": false, "reason": "nope"}'))
+    else:
+        read = ("Read", {"file_path": str(workspace.project / "notes.txt")})
+        script(
+            workspace,
+            reply("", read),
+            reply("", ("StructuredOutput", {"ok": False, "reason": "nope"})),
+        )
+    _hooks(workspace, {"PreToolUse": [{"hooks": [{"type": kind, "prompt": "Is it safe?"}]}]})
+    async with running_server(workspace) as client:
+        [hook_id] = _by_command(await client.list_hooks()).values()
+        sample = await client.call(table.HOOKS_SAMPLE.name, {"id": hook_id})
+        payload = {**sample["payload"], "tool_name": "Bash", "tool_input": {"command": "ls"}}
+        result = await client.call(table.HOOKS_TEST.name, {"id": hook_id, "payload": payload})
+        history = await client.call(table.HOOKS_HISTORY.name, {"id": hook_id})
+
+    said = "[Is it safe?]: nope" if kind == "prompt" else "Agent hook condition was not met: nope"
+    assert result["outcome"]["blocked"] is True
+    assert result["outcome"]["toolError"] == f"PreToolUse:Bash hook error: {said}"
+    assert [r["trigger"] for r in history["runs"]] == ["test"]
+
+
+async def test_test_this_hook_says_why_a_prompt_hook_has_no_model(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "WAVE_PROVIDER"):
+        monkeypatch.delenv(name, raising=False)  # (the server inherits the environment)
+    _hooks(workspace, {"Stop": [{"hooks": [{"type": "prompt", "prompt": "Done?"}]}]})
+    async with running_server(workspace) as client:
+        [hook_id] = _by_command(await client.list_hooks()).values()
+        sample = await client.call(table.HOOKS_SAMPLE.name, {"id": hook_id})
+        result = await client.call(
+            table.HOOKS_TEST.name, {"id": hook_id, "payload": sample["payload"]}
+        )
+    assert result["spawnError"].startswith("Hook evaluator API error: no model provider")
+    assert result["outcome"]["blocked"] is False

@@ -18,8 +18,6 @@ from anyio.abc import SocketStream
 
 from wavehost.session.providers.scripted import ScriptedTurn
 
-Responder = Callable[[int, dict[str, Any]], ScriptedTurn]
-
 
 @dataclass
 class HttpError:
@@ -28,8 +26,20 @@ class HttpError:
 
 
 @dataclass
+class Slow:
+    """An answer that comes only after `seconds` (a model call past a hook's timeout)."""
+
+    answer: "ScriptedTurn | HttpError"
+    seconds: float
+
+
+Answer = ScriptedTurn | HttpError | Slow
+Responder = Callable[[int, dict[str, Any]], Answer]
+
+
+@dataclass
 class FakeLLM:
-    turns: list[ScriptedTurn | HttpError] = field(default_factory=list)
+    turns: list[Answer] = field(default_factory=list)
     respond: Responder | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
@@ -43,7 +53,7 @@ class FakeLLM:
         """Each request's strings (keys and values) joined by newlines: what the model saw."""
         return ["\n".join(_strings(r)) for r in self.requests]
 
-    def next_turn(self, body: dict[str, Any]) -> ScriptedTurn | HttpError:
+    def next_turn(self, body: dict[str, Any]) -> Answer:
         index = len(self.requests)
         self.requests.append(body)
         if self.respond is not None:
@@ -65,6 +75,9 @@ class FakeLLM:
                 await _send_json(stream, 404, {"error": {"message": f"no route {path}"}})
                 return
             turn = self.next_turn(payload)
+            if isinstance(turn, Slow):
+                await anyio.sleep(turn.seconds)
+                turn = turn.answer
             if isinstance(turn, HttpError):
                 error = {"type": "error", "error": {"type": "api_error", "message": turn.message}}
                 await _send_json(stream, turn.status, error)
@@ -195,7 +208,7 @@ SPEAKERS: dict[str, Callable[[ScriptedTurn, str], Iterator[str]]] = {
 
 @asynccontextmanager
 async def serve(
-    turns: Sequence[ScriptedTurn | HttpError] = (), respond: Responder | None = None
+    turns: Sequence[Answer] = (), respond: Responder | None = None
 ) -> AsyncIterator[FakeLLM]:
     """Run a FakeLLM on a free 127.0.0.1 port for the duration of the block."""
     fake = FakeLLM(list(turns), respond)

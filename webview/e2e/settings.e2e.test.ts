@@ -305,12 +305,23 @@ describe("settings page: hooks tab", () => {
     ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("./wave-stop.sh")] }] }));
     const claudeProject = ws.write(
       ws.claudeProjectSettings,
-      hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("./claude-guard.sh"), command("./claude-audit.sh")] }] }),
+      hooksFile({
+        PreToolUse: [{ matcher: "Bash", hooks: [command("./claude-guard.sh"), command("./claude-audit.sh")] }],
+        Stop: [
+          {
+            hooks: [
+              { type: "http", url: "https://hooks.example.com/stop" },
+              { type: "prompt", prompt: "Did it run the tests?" },
+              { type: "agent", prompt: "Verify the tests pass" },
+            ],
+          },
+        ],
+      }),
     );
     ws.write(ws.claudeUserSettings, hooksFile({ Stop: [{ hooks: [command("say done")] }] }));
     const { page, problems } = await openSettings("en-US");
     expect(await page.getByTestId("count-user").innerText()).toBe("1");
-    expect(await page.getByTestId("count-project").innerText()).toBe("3");
+    expect(await page.getByTestId("count-project").innerText()).toBe("6");
     const userRow = rows(page, "user").first();
     await expect.poll(() => userRow.isVisible()).toBe(true);
     expect(await userRow.getByTestId("dialect").innerText()).toBe("Format: Claude Code");
@@ -325,12 +336,17 @@ describe("settings page: hooks tab", () => {
       expect(await row(text).getByTestId("row-path").innerText()).toBe(".claude/settings.json");
       expect(await row(text).getAttribute("data-dialect")).toBe("claude");
     }
+    // Handler types that run no command say how they run; the row names them as Claude Code does
+    expect(await row("https://hooks.example.com/stop").getByTestId("kind").innerText()).toBe("HTTP");
+    expect(await row("Did it run the tests?").getByTestId("kind").innerText()).toBe("prompt (the model judges)");
+    expect(await row("Verify the tests pass").getByTestId("kind").innerText()).toBe("agent (a subagent checks)");
+    expect(await row("./claude-guard.sh").getByTestId("kind").count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, "settings-claude-code-files.png"), fullPage: true });
 
     await row("./claude-guard.sh").locator("[data-action=delete]").click();
     expect(await page.getByTestId("delete-path").innerText()).toBe(claudeProject);
     await page.getByTestId("delete-dialog").locator("[data-action=confirm]").click();
-    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("5");
     expect(JSON.parse(readFileSync(claudeProject, "utf8")).hooks.PreToolUse[0].hooks).toEqual([command("./claude-audit.sh")]);
     expect(problems).toEqual([]);
   });

@@ -22,6 +22,7 @@ from typing import Any
 
 from wavehost import paths
 from wavehost.hooks.config import HookHandler
+from wavehost.hooks.models import HookModels
 from wavehost.plumbing.children import OUTPUT_CAP, Child, Running
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,7 @@ class HookContext:
     effort: str | None = None  # $CLAUDE_EFFORT / $WAVE_EFFORT
     env_file: Path | None = None  # $CLAUDE_ENV_FILE / $WAVE_ENV_FILE (SessionStart hooks)
     mcp: McpToolCaller | None = None  # the session's MCP client, for `mcp_tool` hooks
+    models: "HookModels | None" = None  # what prompt and agent hooks ask (the session's model)
 
     def spawn_dir(self) -> Path:
         if self.project_dir is None or os.path.isdir(self._cwd_text):  # (each hook asks)

@@ -104,25 +104,73 @@ _DESCRIPTION = Annotated[
 ]
 
 
-@with_config(_config("HTTP hook"))
-class HttpHook(TypedDict):
-    type: Annotated[
-        Literal["http"],
-        Field(description="The event's JSON POSTed to `url`; a JSON reply answers as stdout"),
-    ]
-    url: Annotated[Text, Field(description="Where to POST (http:// or https://)")]
-    headers: NotRequired[
-        Annotated[
-            dict[str, str],
-            Field(description="Extra headers; $VAR / ${VAR} only for names in allowedEnvVars"),
-        ]
-    ]
-    allowedEnvVars: NotRequired[
-        Annotated[list[str], Field(description="The variables its headers may read")]
-    ]
-    timeout: NotRequired[Annotated[Seconds, Field(description="Seconds before it is given up")]]
-    statusMessage: NotRequired[_STATUS]
-    description: NotRequired[_DESCRIPTION]
+_OTHER_MODEL = Annotated[Text, Field(description="Another model of the chat's provider")]
+
+HttpHook = TypedDict(
+    "HttpHook",
+    {
+        "type": Annotated[
+            Literal["http"],
+            Field(description="The event's JSON POSTed to `url`; a JSON reply answers as stdout"),
+        ],
+        "url": Annotated[Text, Field(description="Where to POST (http:// or https://)")],
+        "headers": NotRequired[
+            Annotated[
+                dict[str, str],
+                Field(description="Extra headers; $VAR / ${VAR} only for names in allowedEnvVars"),
+            ]
+        ],
+        "allowedEnvVars": NotRequired[
+            Annotated[list[str], Field(description="The variables its headers may read")]
+        ],
+        "timeout": NotRequired[Annotated[Seconds, Field(description="Seconds (default 600)")]],
+        "if": NotRequired[_IF],
+        "statusMessage": NotRequired[_STATUS],
+        "description": NotRequired[_DESCRIPTION],
+    },
+)
+with_config(_config("HTTP hook"))(HttpHook)
+
+PromptHook = TypedDict(
+    "PromptHook",
+    {
+        "type": Annotated[
+            Literal["prompt"],
+            Field(description="The chat's model judges the prompt and answers {ok, reason}"),
+        ],
+        "prompt": Annotated[
+            Text, Field(description="What to judge; $ARGUMENTS is the event's JSON")
+        ],
+        "model": NotRequired[_OTHER_MODEL],
+        "continueOnBlock": NotRequired[
+            Annotated[bool, Field(description="ok: false feeds the reason back, the turn goes on")]
+        ],
+        "timeout": NotRequired[Annotated[Seconds, Field(description="Seconds (default 30)")]],
+        "if": NotRequired[_IF],
+        "statusMessage": NotRequired[_STATUS],
+        "description": NotRequired[_DESCRIPTION],
+    },
+)
+with_config(_config("Prompt hook"))(PromptHook)
+
+AgentHook = TypedDict(
+    "AgentHook",
+    {
+        "type": Annotated[
+            Literal["agent"],
+            Field(description="A short read-only subagent checks and answers {ok, reason}"),
+        ],
+        "prompt": Annotated[
+            Text, Field(description="What to verify; $ARGUMENTS is the event's JSON")
+        ],
+        "model": NotRequired[_OTHER_MODEL],
+        "timeout": NotRequired[Annotated[Seconds, Field(description="Seconds (default 60)")]],
+        "if": NotRequired[_IF],
+        "statusMessage": NotRequired[_STATUS],
+        "description": NotRequired[_DESCRIPTION],
+    },
+)
+with_config(_config("Agent hook"))(AgentHook)
 
 
 McpToolHook = TypedDict(
@@ -153,7 +201,9 @@ McpToolHook = TypedDict(
 )
 with_config(_config("MCP tool hook"))(McpToolHook)
 
-Handler = Annotated[CommandHook | HttpHook | McpToolHook, Field(discriminator="type")]
+Handler = Annotated[
+    CommandHook | HttpHook | PromptHook | AgentHook | McpToolHook, Field(discriminator="type")
+]
 
 
 @with_config(_config("MCP server"))

@@ -174,7 +174,15 @@ class SettingsFeature:
         request = parse(HooksTestParams, params, table.HOOKS_TEST)
         handler, payload = await self._run(self.settings.trial_payload, request.id, request.payload)
         log.info("testing hook %s: %s", request.id, handler.command)
-        trial = await run_trial(handler, payload, self.settings.project_dir, self.settings.run_log)
+        project, run_log = self.settings.project_dir, self.settings.run_log
+        if handler.kind not in ("prompt", "agent"):
+            trial = await run_trial(handler, payload, project, run_log)
+            return dump(HooksTestResult.of(trial))
+        # A model decides: the provider a chat in this project would use (loaded on first use)
+        from wavehost.session.hook_models import trial_models
+
+        async with trial_models(project, trusted=self._options.trusted) as models:
+            trial = await run_trial(handler, payload, project, run_log, models)
         return dump(HooksTestResult.of(trial))
 
     async def mcp_list(self, params: Params) -> dict[str, Any]:

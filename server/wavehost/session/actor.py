@@ -28,6 +28,11 @@ class Actor:
     stop_payload: StopPayload
     agent_id: str | None = None  # None for the main agent
     agent_type: str | None = None
+    # Said once, as an isMeta message, when it would stop without having ended its reply by a
+    # tool (an agent hook's subagent that has not called StructuredOutput)
+    reminder: str | None = None
+    model: str | None = None  # another model of the session's provider (a hook's `model`)
+    permission_mode: p.PermissionMode | None = None  # its own, when not the session's
     _specs: tuple[tuple[int, ...], list[ToolSpec]] = field(init=False, default=((), []))
 
     @property

@@ -120,6 +120,7 @@ class AgentLoop:
 
     async def _respond(self) -> None:
         stop_hook_active = False
+        reminded = False
         blocks = 0
         cap = self.context.stop_block_cap
         while True:
@@ -155,7 +156,12 @@ class AgentLoop:
             if not (outcome.blocked and outcome.meta_messages):
                 self._apply(outcome)
                 self.response = outcome.response
-                return
+                if self.actor.reminder is None or reminded:
+                    return
+                reminded = True  # it must end its reply by a tool: told so, once
+                self.conversation.append(UserMessage(content=self.actor.reminder, is_meta=True))
+                stop_hook_active = True
+                continue
             blocks += 1
             if cap and blocks > cap:
                 self._apply(outcome, meta=False)  # the model is not asked again: no feedback
@@ -183,7 +189,10 @@ class AgentLoop:
     async def _call_model(self, assistant: AssistantMessage) -> None:
         actor = self.actor
         request = ModelRequest(
-            actor.system, to_model_messages(self.conversation.messages), actor.specs
+            actor.system,
+            to_model_messages(self.conversation.messages),
+            actor.specs,
+            model=actor.model,
         )
         # aclosing: an interrupt closes the provider's HTTP stream now, not when GC gets to it
         async with aclosing(self.context.provider.stream(request)) as events:
@@ -257,6 +266,8 @@ class AgentLoop:
         else:
             block.fail(result.text)
         settle()
+        if result.ends_reply:  # the answer the reply was for: no further model call
+            self.halted = True
         if result.halted_everything is not None:  # a hook in the subagent it ran stops it all
             for notice in result.halted_everything:
                 self.conversation.notice(NoticeBlock.from_hook(notice))

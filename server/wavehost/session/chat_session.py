@@ -49,6 +49,7 @@ from wavehost.session.agent_loop import AgentLoop, LoopContext
 from wavehost.session.background import BackgroundTasks
 from wavehost.session.conversation import AnyMessage, Conversation
 from wavehost.session.crons import Clock, CronJob, SessionCrons
+from wavehost.session.hook_models import SessionHookModels
 from wavehost.session.hooks import Halted, SessionHooks
 from wavehost.session.inbox import Inbox, Item
 from wavehost.session.mcp import McpServers, hook_caller, keep_current, started
@@ -253,6 +254,8 @@ class ChatSession:
             ask_user=self._prompt_action if config.ask_question is not None else None,
         )
         shared = default_tools(tasks)
+        # prompt and agent hooks ask the session's model (and a read-only subagent)
+        self.hooks.models = SessionHookModels(self.loop, shared, self.root, config.home)
         subagents = Subagents(self.loop, self.root, config.home, tasks, shared)
         tools: Toolbox = {
             **shared,

@@ -26,6 +26,7 @@ from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import DialectName, HookHandler
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
+from wavehost.hooks.models import HookModels
 from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.runner import HookContext, McpToolCaller
 from wavehost.session.actor import Actor
@@ -90,6 +91,9 @@ class SessionHooks:
         self._running: dict[int, tuple[str, ...]] = {}  # dispatch → statusMessages shown
         self._contexts: dict[tuple[str, bool], HookContext] = {}  # one per cwd: env copied once
         self._spills = itertools.count(1)
+        # What prompt and agent hooks ask (`hook_models`), set once the session has its loop
+        self.models: HookModels | None = None
+        self.conversations: dict[str, Conversation] = {}  # the running subagents', by agent_id
 
     @property
     def running(self) -> tuple[str, ...]:
@@ -116,13 +120,19 @@ class SessionHooks:
             "session_id": self.session_id,
             "transcript_path": str(self.transcript_path),
             "cwd": str(workspace.cwd),
-            "permission_mode": self.permission_mode,
+            "permission_mode": (actor and actor.permission_mode) or self.permission_mode,
             "prompt_id": self.prompt_id,
             **(actor.identity() if actor is not None else {}),
         }
         if effort and self.effort is not None:
             fields["effort"] = p.Effort(level=self.effort)
         return fields
+
+    def conversation_of(self, agent_id: str | None) -> Conversation:
+        """Whose conversation a hook with this `agent_id` fired in (a prompt hook on Stop reads
+        it): a running subagent's, else the main agent's."""
+        found = self.conversations.get(agent_id) if agent_id is not None else None
+        return found if found is not None else self.conversation
 
     def context(self, cwd: Path, event: Event) -> HookContext:
         """Where and with which environment this event's hooks run (cached per cwd)."""
@@ -137,6 +147,7 @@ class SessionHooks:
                 effort=self.effort,
                 env_file=self.env_file if event.spec.env_file else None,
                 mcp=self.mcp,
+                models=self.models,
             )
         return context
 

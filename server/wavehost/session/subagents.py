@@ -19,7 +19,7 @@ from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.outcome import edited_prompt
 from wavehost.session import transcript
-from wavehost.session.actor import Actor
+from wavehost.session.actor import Actor, StopPayload
 from wavehost.session.agent_loop import AgentLoop, LoopContext
 from wavehost.session.agent_types import AGENT_TYPES, SUBAGENT_SYSTEM_PROMPT, AgentType
 from wavehost.session.background import BackgroundTasks
@@ -75,9 +75,11 @@ class Subagents:
         loop = AgentLoop(self.context, actor)
 
         async def run() -> str:
+            self.hooks.conversations[agent_id] = actor.conversation  # a prompt hook reads it
             try:
                 await loop.respond()
             finally:
+                del self.hooks.conversations[agent_id]
                 actor.conversation.save(durable=True)  # its transcript, as the main one's turn
             if loop.response is not None:  # a SubagentStop hook rewrote the report
                 return loop.response
@@ -104,30 +106,6 @@ class Subagents:
         session_id = self.hooks.session_id
         path = paths.agent_transcript_path(session_id, agent_id, self.home)
         own = Workspace(workspace.root, workspace.cwd, workspace.env_file, workspace.identity)
-        created = transcript.now()
-
-        def describe(messages: list[AnyMessage]) -> transcript.Transcript:
-            return transcript.Transcript(
-                session_id=session_id,
-                root=str(self.root),
-                workdir=str(own.cwd),
-                permission_mode=self.hooks.permission_mode,
-                provider=self.context.provider.name,
-                model=self.context.provider.model,
-                created_at=created,
-                updated_at=transcript.now(),
-                state=transcript.TranscriptState(messages=messages),
-            )
-
-        def stop(common: dict[str, Any], active: bool, last: str | None) -> p.HookInput:
-            # No background_tasks / session_crons: those belong to the main agent's Stop only.
-            return p.SubagentStopInput(
-                **common,
-                stop_hook_active=active,
-                last_assistant_message=last,
-                agent_transcript_path=str(path),
-            )
-
         tools = {
             name: tool
             for name, tool in self.tools.items()
@@ -137,11 +115,49 @@ class Subagents:
             type=kind.name, root=self.root, instructions=kind.instructions
         )
         return Actor(
-            Conversation(session_id, path, [], describe),
+            own_conversation(self.context, self.root, path, own),
             own,
             tools,
             system,
-            stop,
+            subagent_stop(path),
             agent_id=agent_id,
             agent_type=kind.name,
         )
+
+
+def own_conversation(
+    context: LoopContext, root: Path, path: Path, workspace: Workspace
+) -> Conversation:
+    """A subagent's own conversation, saved to its own transcript at `path`."""
+    hooks = context.hooks
+    created = transcript.now()
+
+    def describe(messages: list[AnyMessage]) -> transcript.Transcript:
+        return transcript.Transcript(
+            session_id=hooks.session_id,
+            root=str(root),
+            workdir=str(workspace.cwd),
+            permission_mode=hooks.permission_mode,
+            provider=context.provider.name,
+            model=context.provider.model,
+            created_at=created,
+            updated_at=transcript.now(),
+            state=transcript.TranscriptState(messages=messages),
+        )
+
+    return Conversation(hooks.session_id, path, [], describe)
+
+
+def subagent_stop(path: Path) -> StopPayload:
+    """SubagentStop's input for a subagent whose transcript is at `path`."""
+
+    def stop(common: dict[str, Any], active: bool, last: str | None) -> p.HookInput:
+        # No background_tasks / session_crons: those belong to the main agent's Stop only.
+        return p.SubagentStopInput(
+            **common,
+            stop_hook_active=active,
+            last_assistant_message=last,
+            agent_transcript_path=str(path),
+        )
+
+    return stop

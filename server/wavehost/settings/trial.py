@@ -22,6 +22,7 @@ from wavehost.hooks import patterns
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.engine import run_one
+from wavehost.hooks.models import HookModels
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun
@@ -159,16 +160,21 @@ def parse_payload(handler: HookHandler, raw: dict[str, Any]) -> HookInput:
 
 
 async def run_trial(
-    handler: HookHandler, payload: HookInput, project: Path, run_log: RunLog
+    handler: HookHandler,
+    payload: HookInput,
+    project: Path,
+    run_log: RunLog,
+    models: HookModels | None = None,
 ) -> TrialResult:
-    """Run the hook once, for real, in the project; record it as a test run."""
+    """Run the hook once, for real, in the project; record it as a test run. `models`: what a
+    prompt or agent hook asks (the session layer's, given by whoever runs the test)."""
     timeout = min(handler.timeout or TEST_TIMEOUT, TEST_TIMEOUT)
     limited = dataclasses.replace(handler, timeout=timeout)
     # As a session runs it: its dialect's stdin (Copilot's and Snow's own shapes), its process
     # (shell, exec form, environment), or no process at all (Snow's context).
     dialect = DIALECTS[handler.dialect]
     stdin = dialect.stdin(limited, payload)
-    context = HookContext(cwd=Path(payload.cwd), project_dir=project)
+    context = HookContext(cwd=Path(payload.cwd), project_dir=project, models=models)
     run = await run_one(limited, stdin, context, dialect, payload)
     run = dataclasses.replace(run, handler=handler)
     record = run_log.ran(payload, run, trigger="test")

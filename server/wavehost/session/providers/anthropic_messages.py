@@ -65,13 +65,18 @@ class AnthropicProvider:
             for t in request.tools
         ]
         messages: Any = wire_messages(request.messages)
+        extra: dict[str, Any] = {}
+        if request.output_schema is not None:  # structured output, as Claude Code asks for it
+            answer = {"type": "json_schema", "schema": request.output_schema}
+            extra["extra_body"] = {"output_config": {"format": answer}}
         try:
             async with self._client.messages.stream(
-                model=self.model,
+                model=request.model or self.model,
                 max_tokens=request.max_tokens,
                 system=request.system,
                 messages=messages,
                 tools=tools,
+                **extra,
             ) as stream:
                 new_block = False  # the model's text blocks stay blocks (Stop joins them by \n)
                 async for event in stream:

@@ -29,6 +29,9 @@ class ModelRequest:
     messages: Sequence[ModelMessage]
     tools: Sequence[ToolSpec]
     max_tokens: int = DEFAULT_MAX_TOKENS
+    # The answer is one JSON object of this JSON Schema (a prompt hook's `{ok, reason}`)
+    output_schema: Mapping[str, Any] | None = None
+    model: str | None = None  # another model of the same provider (a hook's own `model`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,12 +79,16 @@ class OpenAIProvider:
         ]
         messages: Any = wire_messages(request.system, request.messages)
         calls: dict[int, _PartialCall] = {}
+        extra: dict[str, Any] = {"tools": tools} if tools else {}  # `[]` is refused
+        if request.output_schema is not None:
+            schema = {"name": "answer", "schema": dict(request.output_schema)}
+            extra["response_format"] = {"type": "json_schema", "json_schema": schema}
         try:
             stream = await self._client.chat.completions.create(
-                model=self.model,
+                model=request.model or self.model,
                 messages=messages,
-                tools=tools,
                 stream=True,  # no token limit: compatible servers disagree on its name
+                **extra,
             )
             async with stream:
                 async for chunk in stream:

@@ -56,6 +56,7 @@ class ToolResult:
     # false`): the caller's reply ends too, and these notices are shown there.
     halted_everything: tuple[Notice, ...] | None = None
     exit_code: int | None = None  # a command that ran to its end (Bash): its exit status
+    ends_reply: bool = False  # the reply ends with this call (an agent hook's StructuredOutput)
 
     @classmethod
     def success(cls, text: str, **response: Any) -> "ToolResult":

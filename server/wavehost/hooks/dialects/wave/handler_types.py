@@ -22,6 +22,7 @@ from typing import Any
 
 import wavehost.hooks.dialects.wave.http_hooks as http_hooks
 import wavehost.hooks.dialects.wave.mcp_tool as mcp_tool
+import wavehost.hooks.dialects.wave.model_hooks as model_hooks
 from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import WAVE_EVENTS, Event
 from wavehost.hooks.config import DiagnosticCode, HandlerKind, HookHandler
@@ -95,6 +96,10 @@ def _read_mcp_tool(raw: Mapping[str, Any], policy: UserPolicy) -> Fields | Field
     return mcp_tool.read(raw)
 
 
+def _read_model(raw: Mapping[str, Any], policy: UserPolicy) -> Fields | FieldError:
+    return model_hooks.read(raw)
+
+
 TYPES: dict[str, HandlerType] = {
     "command": HandlerType("command", _read_command),
     # Claude Code skips http hooks on SessionStart (it runs before there is anything to tell)
@@ -105,9 +110,9 @@ TYPES: dict[str, HandlerType] = {
         frozenset(e for e in WAVE_EVENTS.values() if e is not Event.SessionStart),
     ),
     "mcp_tool": HandlerType("mcp_tool", _read_mcp_tool, mcp_tool.call),
+    "prompt": HandlerType("prompt", _read_model, model_hooks.prompt_call, model_hooks.EVENTS),
+    "agent": HandlerType("agent", _read_model, model_hooks.agent_call, model_hooks.EVENTS),
 }
-# Claude Code's types wavehost does not run (yet): an entry of one is reported and skipped.
-NOT_SUPPORTED = ("prompt", "agent")
 
 
 def make_call(

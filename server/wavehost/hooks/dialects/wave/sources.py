@@ -249,9 +249,6 @@ def _read_handler(
     name = raw.get("type")
     kind = handler_types.TYPES.get(name) if isinstance(name, str) else None
     if kind is None:
-        if name in handler_types.NOT_SUPPORTED:
-            message = f'hook type "{name}" is not supported; the hook was skipped'
-            return "type", message, "unsupportedType"
         known = ", ".join(f'"{known}"' for known in handler_types.TYPES)
         return "type", f'"type" must be one of {known}', "unknownType"
     timeout = raw.get("timeout")
