@@ -6,7 +6,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,8 +116,13 @@ class WebProcess:
 
 @asynccontextmanager
 async def web_process(
-    workspace: Workspace, dist: Path, *args: str, env: dict[str, str] | None = None
+    workspace: Workspace,
+    dist: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    prefix: Sequence[str] = (),
 ) -> AsyncIterator[WebProcess]:
+    """`prefix`: what runs it (`prlimit …`, `setpriv …`)."""
     stderr = workspace.root / "web.stderr"
     environment = {
         **os.environ,
@@ -128,7 +133,7 @@ async def web_process(
     }
     if "WAVEHOST_TOKEN" not in (env or {}):
         environment.pop("WAVEHOST_TOKEN", None)  # a token in the test's own environment
-    command = [sys.executable, "-m", "wavehost", "--log-level", "DEBUG", "web"]
+    command = [*prefix, sys.executable, "-m", "wavehost", "--log-level", "DEBUG", "web"]
     with stderr.open("wb") as errors:
         process = await asyncio.create_subprocess_exec(
             *command,

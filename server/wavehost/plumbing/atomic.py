@@ -7,13 +7,19 @@ one, never a mix, and a crash leaves one of them on disk (and at most a stray te
 """
 
 import contextlib
+import logging
 import os
+import re
 import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
 
+log = logging.getLogger(__name__)
+
 TEMP_SUFFIX = ".tmp"
+TEMP_RANDOM = r"[a-z0-9_]{8}"  # what mkstemp puts between the prefix and the suffix
 
 
 def write_temp(path: Path, data: bytes, like: os.stat_result | None) -> tuple[Path, int]:
@@ -69,3 +75,27 @@ def write_atomically(path: Path, data: bytes, *, durable: bool = True) -> None:
         raise
     if durable:
         fsync_directory(path.parent)
+
+
+def remove_stale_temps(directory: Path, names: re.Pattern[str], older_than: float = 0.0) -> int:
+    """Remove the temp files `names` matches in `directory` that a crashed (or killed) write
+    left, last changed more than `older_than` seconds ago (a live write takes milliseconds).
+    Only regular files; returns how many were removed."""
+    removed = 0
+    try:
+        entries = os.listdir(directory)
+    except OSError:
+        return 0
+    now = time.time()
+    for name in entries:
+        if not names.fullmatch(name):
+            continue
+        stray = directory / name
+        with contextlib.suppress(OSError):
+            st = os.lstat(stray)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > older_than:
+                os.unlink(stray)
+                removed += 1
+    if removed:
+        log.info("removed %d stale temp file(s) in %s", removed, directory)
+    return removed

@@ -777,6 +777,7 @@ async def open_session(
     """Open a session — `resume` a saved one by id, else a new one (under `session_id` if given,
     else a fresh id) — and close it on exit."""
     heap.settle()  # the first session: what start-up loaded is there for good
+    transcript.remove_stale(config.home)  # what a killed chat's last save left behind
     saved = transcript.load(resume, config.home) if resume else None
     inbox = Inbox(saved.session_id if saved else session_id or str(uuid.uuid4()))
     root = config.root.resolve()

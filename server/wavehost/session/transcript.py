@@ -4,9 +4,11 @@ Hooks read this file through `transcript_path` while the session runs, so it is 
 atomically (`plumbing.atomic`: a temp file, fsynced, renamed over it): a reader sees the old or
 the new conversation, never half of one. A crash leaves one of them whole; the saves within a
 turn leave the rename itself to be made durable at the turn's end (`durable`), so a crash loses at
-most the running turn.
+most the running turn. A write killed half-way (`kill -9`) leaves its temp file: the next
+session opened removes those over a minute old (`remove_stale`).
 """
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,10 +16,24 @@ from pydantic import ValidationError
 
 from wavehost import paths
 from wavehost.hooks.payloads import PermissionMode
-from wavehost.plumbing.atomic import write_atomically
+from wavehost.plumbing.atomic import TEMP_RANDOM, TEMP_SUFFIX, remove_stale_temps, write_atomically
 from wavehost.session.messages import Message, SessionModel
 
 VERSION = 1
+STALE_AFTER = 60.0  # seconds: a temp file older than this is no write under way
+_TEMPS = re.compile(
+    r"\.session_[A-Za-z0-9_-]{1,128}\.json\." + TEMP_RANDOM + re.escape(TEMP_SUFFIX)
+)
+_cleaned: set[Path] = set()
+
+
+def remove_stale(home: Path | None = None) -> int:
+    """Remove the transcripts' temp files killed writes left (once per process and folder)."""
+    folder = paths.sessions_dir(home)
+    if folder in _cleaned:
+        return 0
+    _cleaned.add(folder)
+    return remove_stale_temps(folder, _TEMPS, STALE_AFTER)
 
 
 class TranscriptState(SessionModel):

@@ -21,7 +21,6 @@ import functools
 import logging
 import os
 import re
-import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -30,7 +29,8 @@ from pathlib import Path
 from typing import cast
 
 from wavehost.hooks.safe_read import read_bytes
-from wavehost.plumbing.atomic import TEMP_SUFFIX, fsync_directory, write_temp
+from wavehost.plumbing import atomic
+from wavehost.plumbing.atomic import TEMP_RANDOM, TEMP_SUFFIX, fsync_directory, write_temp
 
 if sys.platform != "win32":
     import fcntl
@@ -88,29 +88,13 @@ class FileVersion:
 
 def temp_pattern(path: Path) -> re.Pattern[str]:
     """The names `write_temp` gives temp files for `path` (mkstemp: 8 random characters)."""
-    return re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+    return re.compile(re.escape(f".{path.name}.") + TEMP_RANDOM + re.escape(TEMP_SUFFIX))
 
 
 def remove_stale_temps(path: Path) -> int:
     """Remove temp files a crashed write left next to `path`. Call with the folder locked: then
     no wavehost is writing one. Returns how many were removed."""
-    pattern = temp_pattern(path)
-    removed = 0
-    try:
-        names = os.listdir(path.parent)
-    except OSError:
-        return 0
-    for name in names:
-        if not pattern.fullmatch(name):
-            continue
-        stray = path.parent / name
-        with contextlib.suppress(OSError):
-            if stat.S_ISREG(os.lstat(stray).st_mode):
-                os.unlink(stray)
-                removed += 1
-    if removed:
-        log.info("removed %d stale temp file(s) next to %s", removed, path)
-    return removed
+    return atomic.remove_stale_temps(path.parent, temp_pattern(path))
 
 
 def replace_if_unchanged(path: Path, expected: FileVersion, data: bytes) -> bool:

@@ -6,6 +6,7 @@ import errno
 import logging
 import os
 import re
+import resource
 import shlex
 import signal
 import sys
@@ -13,6 +14,7 @@ import webbrowser
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
@@ -31,7 +33,104 @@ CSP = (
     "frame-ancestors 'none'"
 )
 
+UNPROVEN_CONNECTIONS = 64  # open at once without having shown the token (more: the oldest goes)
+PROVE_WITHIN = 10.0  # seconds a connection has to show the token (its first request's headers)
+
+
+class ConnectionGuard:
+    """Connections that have not shown the token yet, bounded in number and in time, so that
+    other local users cannot use up the descriptors (1,100 idle connections shut the tab out):
+    at most `UNPROVEN_CONNECTIONS` at once — a new one closes the oldest — and each is closed
+    `PROVE_WITHIN` seconds after it opened unless one of its requests carried the token."""
+
+    def __init__(self, limit: int = UNPROVEN_CONNECTIONS, within: float = PROVE_WITHIN) -> None:
+        self.limit, self.within = limit, within
+        self._unproven: dict[object, tuple[asyncio.Transport, asyncio.TimerHandle]] = {}
+        self.closed = 0  # connections closed unproven (for tests and logs)
+
+    def made(self, handler: object, transport: asyncio.Transport) -> None:
+        timer = asyncio.get_running_loop().call_later(self.within, self._close, handler)
+        self._unproven[handler] = (transport, timer)
+        while len(self._unproven) > self.limit:
+            self._close(next(iter(self._unproven)))
+
+    def proven(self, handler: object) -> None:
+        found = self._unproven.pop(handler, None)
+        if found is not None:
+            found[1].cancel()
+
+    lost = proven  # gone either way: nothing left to close
+
+    def _close(self, handler: object) -> None:
+        found = self._unproven.pop(handler, None)
+        if found is not None:
+            found[1].cancel()
+            found[0].abort()  # its descriptor is free now, not after a lingering close
+            self.closed += 1
+            if self.closed in (1, 100, 10_000):
+                log.warning("closed %d connection(s) that never showed the token", self.closed)
+
+
+class _GuardedRunner(web.AppRunner):
+    """The app's runner, telling `guard` of every connection made and lost."""
+
+    def __init__(self, app: web.Application, guard: ConnectionGuard, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self._guard = guard
+
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        made, lost, guard = server.connection_made, server.connection_lost, self._guard
+
+        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
+            made(handler, transport)
+            guard.made(handler, transport)
+
+        def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
+            guard.lost(handler)
+            lost(handler, exc)
+
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
+        return server
+
+
+@web.middleware
+async def proven_connections(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Past the token check: this request's connection has shown the token."""
+    request.app[GUARD_KEY].proven(request.protocol)
+    return await handler(request)
+
+
+def more_descriptors() -> None:
+    """The soft limit of open files raised to the hard one: headroom for the tabs."""
+    with contextlib.suppress(ValueError, OSError):
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
+    """asyncio logs every failed accept() with a traceback (1.5 MB/s when out of descriptors):
+    once is enough."""
+    seen: set[str] = set()
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        message = str(context.get("message", ""))
+        if "out of system resource" in message:
+            if message not in seen:
+                seen.add(message)
+                log.error("%s: %s (said once)", message, context.get("exception"))
+            return
+        loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handle)
+
+
 SHELL_KEY = web.AppKey("shell", BrowserShell)
+GUARD_KEY = web.AppKey("guard", ConnectionGuard)
 DIST_KEY = web.AppKey("dist", Path)
 PORT_KEY = web.AppKey("port", list)  # [port], known once the socket is bound
 
@@ -124,10 +223,18 @@ async def socket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-def create_app(shell: BrowserShell, dist: Path, auth: TokenAuth, port: int = 0) -> web.Application:
+def create_app(
+    shell: BrowserShell,
+    dist: Path,
+    auth: TokenAuth,
+    port: int = 0,
+    guard: ConnectionGuard | None = None,
+) -> web.Application:
     check_dist(dist)
     # Outermost first: the Host check, then the token, then the handlers.
-    app = web.Application(middlewares=[security_headers, auth.middleware])
+    middlewares = [security_headers, auth.middleware, proven_connections]
+    app = web.Application(middlewares=middlewares)
+    app[GUARD_KEY] = guard or ConnectionGuard()
     app[SHELL_KEY] = shell
     app[DIST_KEY] = dist
     app[PORT_KEY] = [port]
@@ -178,8 +285,9 @@ async def start(
 ) -> Running:
     auth = TokenAuth(check_token(token) if token is not None else new_token())
     shell = BrowserShell(project, locale or default_locale(), serve, env=env, trusted=trusted)
-    app = create_app(shell, dist or default_dist(), auth, port)
-    runner = web.AppRunner(app, access_log=None)
+    guard = ConnectionGuard()
+    app = create_app(shell, dist or default_dist(), auth, port, guard)
+    runner = _GuardedRunner(app, guard, access_log=None)
     await runner.setup()
     # The port first: when it is taken, no server has been started for nothing. Until the
     # shell has started, nobody knows the token (the URL is not printed yet).
@@ -209,6 +317,8 @@ async def run(
     token: str | None = None,
     trusted: bool = True,
 ) -> int:
+    more_descriptors()
+    _quiet_accept_errors(asyncio.get_running_loop())
     running = await start(project, port, locale, serve=serve, token=token, trusted=trusted)
     # Ctrl-C stops it quietly from the moment the address is printed (a handler installed after
     # the print left a window where SIGINT raised KeyboardInterrupt with a traceback).

@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 MAX_VIEWED_FILE = 2 * 1024 * 1024  # the read-only viewer shows config files, not big logs
 
+MAX_IN_FLIGHT = 64  # requests one page may have relayed and not had answered
 PAGE_REQUESTS = frozenset(m.name for m in table.page_requests())
 PAGE_NOTIFICATIONS = frozenset(m.name for m in table.server_notifications())
 PAGE_ANSWERS = frozenset(m.name for m in table.server_requests())
@@ -71,6 +72,9 @@ class Page:
 
     def __init__(self, socket: web.WebSocketResponse) -> None:
         self.socket = socket
+        # Requests relayed and not answered yet: past the cap its socket is not read until one
+        # is (TCP pushes back), so a flood from a page cannot grow this process without bound.
+        self.in_flight = asyncio.Semaphore(MAX_IN_FLIGHT)
         self._send_lock = asyncio.Lock()
         self.sessions: set[str] = set()  # the chat sessions this page is attached to
         self.opening: list[str] = []  # paths of its wave/openConfigFile requests in flight
@@ -334,6 +338,18 @@ class BrowserShell:
             error = {"code": METHOD_NOT_FOUND, "message": f"{method} is not a wavehost method"}
             await page.send({"kind": "response", "id": request_id, "error": error})
             return
+        await page.in_flight.acquire()  # released once it is answered
+        relayed = False
+        try:
+            relayed = await self._relay_one(page, envelope, request_id, method)
+        finally:
+            if not relayed:  # answered (or failed) here: no answer will release it
+                page.in_flight.release()
+
+    async def _relay_one(
+        self, page: Page, envelope: dict[str, Any], request_id: Any, method: str
+    ) -> bool:
+        """True when the server's answer is awaited in the background (it releases the slot)."""
         row = table.BY_NAME[method]
         params = envelope.get("params") or {}
         session_id = params.get("sessionId") if isinstance(params, dict) else None
@@ -347,7 +363,7 @@ class BrowserShell:
         except ServerExitedError as err:
             error = {"code": INTERNAL_ERROR, "message": str(err)}
             await page.send({"kind": "response", "id": request_id, "error": error})
-            return
+            return False
 
         async def respond() -> None:
             try:
@@ -355,6 +371,7 @@ class BrowserShell:
             except ServerExitedError as err:
                 message = {"error": {"code": INTERNAL_ERROR, "message": str(err)}}
             finally:
+                page.in_flight.release()
                 if isinstance(opening, str):
                     page.opening.remove(opening)
             response: dict[str, Any] = {"kind": "response", "id": request_id}
@@ -366,6 +383,7 @@ class BrowserShell:
             await page.send(response)
 
         self._spawn(respond())
+        return True
 
     def _attachments(self, page: Page, row: table.Method, params: Any, result: Any) -> None:
         """Which pages a session's messages go to, as the table's session roles say."""
