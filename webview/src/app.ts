@@ -33,7 +33,7 @@ export class WaveApp extends LitElement {
         display: flex;
         justify-content: flex-end;
         padding: 4px 16px;
-        border-bottom: 1px solid var(--vscode-widget-border, rgba(127, 127, 127, 0.25));
+        border-bottom: 1px solid var(--vscode-widget-border);
       }
       .main {
         flex: 1;

@@ -16,15 +16,15 @@ export class WaveFileViewer extends LitElement {
         display: flex;
         flex-direction: column;
         min-height: 0;
-        border-left: 1px solid var(--vscode-panel-border, #2b2b2b);
-        background: var(--vscode-editor-background, #1f1f1f);
+        border-left: 1px solid var(--vscode-panel-border);
+        background: var(--vscode-editor-background);
       }
       header {
         display: flex;
         align-items: center;
         gap: 8px;
         padding: 6px 10px;
-        border-bottom: 1px solid var(--vscode-panel-border, #2b2b2b);
+        border-bottom: 1px solid var(--vscode-panel-border);
       }
       header .path {
         flex: 1;
@@ -32,15 +32,15 @@ export class WaveFileViewer extends LitElement {
         overflow-wrap: anywhere;
       }
       .marked {
-        background: var(--vscode-inputValidation-errorBackground, #5a1d1d);
-        outline: 1px solid var(--vscode-inputValidation-errorBorder, #be1100);
+        background: var(--vscode-inputValidation-errorBackground);
+        outline: 1px solid var(--vscode-inputValidation-errorBorder);
       }
       pre {
         margin: 0;
         padding: 8px 12px;
         overflow: auto;
         flex: 1;
-        color: var(--vscode-editor-foreground, #cccccc);
+        color: var(--vscode-editor-foreground);
       }
     `,
   ];

@@ -58,7 +58,7 @@ export class WaveToast extends LitElement {
         font-size: 0.92em;
       }
       .toast:focus-visible {
-        outline: 2px solid var(--vscode-focusBorder, #0078d4);
+        outline: 2px solid var(--vscode-focusBorder);
       }
     `,
   ];

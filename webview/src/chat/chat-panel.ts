@@ -1,28 +1,18 @@
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import "@vscode-elements/elements/dist/vscode-progress-ring/index.js";
+import "./cards";
 
 import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
-import { unsafeHTML } from "lit/directives/unsafe-html.js";
 
 import { type Lang, lang, t } from "../i18n";
-import type {
-  AssistantMessage,
-  Block,
-  ChatAskQuestionParams,
-  ChatAskQuestionResult,
-  ChatRequestPermissionParams,
-  ChatRequestPermissionResult,
-  NoticeBlock,
-  ToolBlock,
-} from "../protocol/chat";
+import type { ChatAskQuestionParams, ChatAskQuestionResult, ChatRequestPermissionParams, ChatRequestPermissionResult } from "../protocol/chat";
 import { METHODS } from "../protocol/generated";
 import { plainReason } from "../settings/model";
+import { recall, remember } from "../storage";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
-import { recall, remember } from "../storage";
-import { renderMarkdown } from "./markdown";
-import { type HookLine, collapseNotices, hookLine, hookOrigin, permissionPreview, shortCommand, startsTurn, toolTitle, withPrefill } from "./view";
+import { blockStyles, hookRefStyles, renderAssistant } from "./blocks";
 import {
   type ChatState,
   EMPTY,
@@ -35,6 +25,7 @@ import {
   questionAsked,
   visibleMessages,
 } from "./state";
+import { startsTurn, withPrefill } from "./view";
 
 /** Where the unsent draft is kept (one chat panel per page). */
 const DRAFT_KEY = "chat-draft";
@@ -79,6 +70,8 @@ function sessionFromShell(): string | null {
 export class WaveChatPanel extends LitElement {
   static override styles = [
     base,
+    hookRefStyles,
+    blockStyles,
     css`
       :host {
         display: flex;
@@ -91,136 +84,13 @@ export class WaveChatPanel extends LitElement {
         overflow-y: auto;
         padding: 12px 16px;
       }
-      .msg {
-        margin-bottom: 12px;
-      }
-      .who {
-        font-weight: 600;
-        font-size: 0.9em;
-        margin-bottom: 2px;
-      }
       .user .bubble {
-        background: var(--vscode-input-background, #313131);
-        border: 1px solid var(--vscode-input-border, #3c3c3c);
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-input-border);
         border-radius: 6px;
         padding: 6px 10px;
         white-space: pre-wrap;
         word-break: break-word;
-      }
-      .markdown :is(p, ul, ol, pre) {
-        margin: 4px 0;
-      }
-      .markdown pre {
-        background: var(--vscode-textCodeBlock-background, rgba(127, 127, 127, 0.1));
-        padding: 6px 8px;
-        border-radius: 3px;
-        overflow-x: auto;
-      }
-      .markdown a {
-        color: var(--vscode-textLink-foreground, #4daafc);
-      }
-      .tool {
-        border: 1px solid var(--vscode-widget-border, #454545);
-        border-left-width: 3px;
-        border-radius: 3px;
-        margin: 6px 0;
-        padding: 4px 8px;
-      }
-      .tool[data-status="success"] {
-        border-left-color: var(--vscode-testing-iconPassed, #73c991);
-      }
-      .tool[data-status="error"] {
-        border-left-color: var(--vscode-testing-iconFailed, #f14c4c);
-      }
-      .tool[data-status="blocked"] {
-        border-left-color: var(--vscode-inputValidation-warningBorder, #b89500);
-        border-left-style: double;
-        border-left-width: 4px;
-      }
-      .hook-line {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0 6px;
-        align-items: baseline;
-        font-size: 0.92em;
-      }
-      .hook-line code {
-        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
-        overflow-wrap: anywhere;
-      }
-      .link {
-        background: none;
-        border: none;
-        padding: 0;
-        font: inherit;
-        color: var(--vscode-textLink-foreground, #3794ff);
-        text-decoration: underline;
-        cursor: pointer;
-      }
-      .notice .link {
-        color: inherit;
-      }
-      .diff {
-        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
-        white-space: pre-wrap;
-        overflow-wrap: anywhere;
-        max-height: 240px;
-        overflow: auto;
-        margin: 4px 0;
-      }
-      .diff .add::before {
-        content: "+ ";
-      }
-      .diff .del::before {
-        content: "- ";
-      }
-      .diff .del {
-        text-decoration: line-through;
-      }
-      .tool[data-status="running"],
-      .tool[data-status="pending"] {
-        border-left-color: var(--vscode-progressBar-background, #0078d4);
-      }
-      .tool-head {
-        display: flex;
-        gap: 8px;
-        align-items: baseline;
-      }
-      .tool-name {
-        font-weight: 600;
-        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
-      }
-      .tool pre {
-        white-space: pre-wrap;
-        word-break: break-word;
-        margin: 4px 0;
-        max-height: 240px;
-        overflow: auto;
-      }
-      .tool .failure {
-        color: var(--vscode-errorForeground, #f48771);
-      }
-      .notice {
-        border-radius: 3px;
-        padding: 4px 8px;
-        margin: 6px 0;
-        border: 1px solid;
-      }
-      .notice[data-level="info"] {
-        border-color: var(--vscode-inputValidation-infoBorder, #007acc);
-        background: var(--vscode-inputValidation-infoBackground, #063b49);
-      }
-      .notice[data-level="warning"] {
-        border-color: var(--vscode-inputValidation-warningBorder, #b89500);
-        background: var(--vscode-inputValidation-warningBackground, #352a05);
-      }
-      .notice[data-level="error"] {
-        border-color: var(--vscode-inputValidation-errorBorder, #be1100);
-        background: var(--vscode-inputValidation-errorBackground, #5a1d1d);
-      }
-      .notice-level {
-        font-weight: 600;
-        margin-right: 6px;
       }
       .running {
         display: flex;
@@ -231,65 +101,25 @@ export class WaveChatPanel extends LitElement {
       .queued {
         padding: 4px 16px;
       }
+      .queued li {
+        opacity: 0.75;
+        white-space: pre-wrap;
+      }
       .compacted {
         margin: 8px 0 12px;
         padding: 4px 8px;
-        border-top: 1px dashed var(--vscode-widget-border, #454545);
-        border-bottom: 1px dashed var(--vscode-widget-border, #454545);
+        border-top: 1px dashed var(--vscode-widget-border);
+        border-bottom: 1px dashed var(--vscode-widget-border);
       }
       .compacted .bubble {
         white-space: pre-wrap;
         margin-top: 4px;
       }
-      .queued li {
-        opacity: 0.75;
-        white-space: pre-wrap;
-      }
-      .permission {
-        margin: 8px 16px;
-        padding: 8px 12px;
-        border: 1px solid var(--vscode-focusBorder, #0078d4);
-        border-radius: 4px;
-      }
-      .permission .buttons {
-        display: flex;
-        gap: 8px;
-        margin-top: 8px;
-      }
-      .question fieldset {
-        border: none;
-        margin: 6px 0;
-        padding: 0;
-      }
-      .question legend {
-        font-weight: 600;
-      }
-      .question .chip {
-        font-size: 0.85em;
-        padding: 0 6px;
-        margin-right: 6px;
-        border-radius: 8px;
-        background: var(--vscode-badge-background, #4d4d4d);
-        color: var(--vscode-badge-foreground, #ffffff);
-      }
-      .question label {
-        display: block;
-        margin: 2px 0;
-      }
-      .question input[type="text"] {
-        width: 100%;
-        box-sizing: border-box;
-        margin-top: 4px;
-        font: inherit;
-        color: var(--vscode-input-foreground, #cccccc);
-        background: var(--vscode-input-background, #313131);
-        border: 1px solid var(--vscode-input-border, #3c3c3c);
-      }
       form {
         display: flex;
         gap: 8px;
         padding: 8px 16px 12px;
-        border-top: 1px solid var(--vscode-panel-border, #2b2b2b);
+        border-top: 1px solid var(--vscode-panel-border);
         align-items: flex-end;
       }
       textarea {
@@ -299,14 +129,14 @@ export class WaveChatPanel extends LitElement {
         max-height: 40vh;
         resize: vertical;
         font: inherit;
-        color: var(--vscode-input-foreground, #cccccc);
-        background: var(--vscode-input-background, #313131);
-        border: 1px solid var(--vscode-input-border, #3c3c3c);
+        color: var(--vscode-input-foreground);
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-input-border);
         border-radius: 2px;
         padding: 4px 6px;
       }
       textarea:focus {
-        outline: 1px solid var(--vscode-focusBorder, #0078d4);
+        outline: 1px solid var(--vscode-focusBorder);
         outline-offset: -1px;
       }
       .draft-note {
@@ -443,22 +273,6 @@ export class WaveChatPanel extends LitElement {
     });
   }
 
-  /** The card's answers: the chosen options (joined by ", "), or the words typed instead. */
-  private replyTo(params: ChatAskQuestionParams, card: HTMLElement, dismissed: boolean): void {
-    const answers: Record<string, string> = {};
-    if (!dismissed) {
-      params.questions.forEach((q, index) => {
-        const chosen = [...card.querySelectorAll<HTMLInputElement>(`input[data-question="${index}"]:checked`)].map(
-          (input) => input.value,
-        );
-        const typed = card.querySelector<HTMLInputElement>(`input[type=text][data-question="${index}"]`)?.value.trim();
-        const answer = typed || chosen.join(", ");
-        if (answer) answers[q.question] = answer;
-      });
-    }
-    void this.answerQuestion(params, { answers });
-  }
-
   private async answerQuestion(params: ChatAskQuestionParams, result: ChatAskQuestionResult): Promise<void> {
     this.chat = questionAnswered(this.chat, params.questionId);
     const { sessionId, questionId } = params;
@@ -546,7 +360,7 @@ export class WaveChatPanel extends LitElement {
     // A new question takes focus (once): the user sees and answers it without hunting for it.
     const first = this.chat.questions[0]?.toolUseId ?? null;
     if (first !== null && first !== this.focusedQuestion) {
-      this.renderRoot.querySelector<HTMLElement>(`.permission[data-tool-use-id="${CSS.escape(first)}"]`)?.focus();
+      this.renderRoot.querySelector<HTMLElement>(`wave-permission-card[data-tool-use-id="${CSS.escape(first)}"]`)?.focus();
     }
     this.focusedQuestion = first;
     if (this.chat.sessionId) this.dataset.sessionId = this.chat.sessionId;
@@ -576,7 +390,7 @@ export class WaveChatPanel extends LitElement {
                 <div class="who">${t("chat.you")}</div>
                 <div class="bubble">${m.content}</div>
               </div>`
-            : this.renderAssistant(m, startsTurn(messages, i)),
+            : renderAssistant(m, startsTurn(messages, i), this.showHook),
         )}
       </div>
       ${running ? this.renderRunning() : nothing}
@@ -586,8 +400,16 @@ export class WaveChatPanel extends LitElement {
             <ul>${this.chat.queuedTexts.map((q) => html`<li>${q}</li>`)}</ul>
           </div>`
         : nothing}
-      ${this.chat.questions.map((q) => this.renderPermission(q))}
-      ${this.chat.asked.map((q) => this.renderQuestion(q))}
+      ${this.chat.questions.map(
+        (q) => html`<wave-permission-card
+          .question=${q}
+          data-tool-use-id=${q.toolUseId}
+          @answer=${(e: CustomEvent<ChatRequestPermissionResult>) => void this.answer(q, e.detail)}
+        ></wave-permission-card>`,
+      )}
+      ${this.chat.asked.map(
+        (q) => html`<wave-question-card .question=${q} @answer=${(e: CustomEvent<ChatAskQuestionResult>) => void this.answerQuestion(q, e.detail)}></wave-question-card>`,
+      )}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       ${this.draftKept ? html`<p class="muted draft-note" role="status" data-testid="draft-kept">${t("chat.draftKept")}</p>` : nothing}
       <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
@@ -636,165 +458,10 @@ export class WaveChatPanel extends LitElement {
     </div>`;
   }
 
-  private renderAssistant(message: AssistantMessage, heading: boolean) {
-    return html`<div class="msg assistant" data-role="assistant">
-      ${heading ? html`<div class="who">${t("chat.assistant")}</div>` : nothing}
-      ${collapseNotices(message.blocks).map(({ block, times }) => this.renderBlock(block, times))}
-    </div>`;
-  }
-
-  private renderBlock(block: Block, times = 1) {
-    switch (block.type) {
-      case "text":
-        return html`<div class="markdown">${unsafeHTML(renderMarkdown(block.text))}</div>`;
-      case "tool":
-        return this.renderTool(block);
-      case "notice":
-        return this.renderNotice(block, times);
-    }
-  }
-
-  private renderTool(block: ToolBlock) {
-    const input = JSON.stringify(block.input, null, 2);
-    return html`<div class="tool" data-status=${block.status} data-tool=${block.name}>
-      <div class="tool-head">
-        <span class="tool-name" data-testid="tool-title">${toolTitle(block)}</span>
-        <span class="muted" data-testid="tool-status">${t(`tool.${block.status}`)}</span>
-      </div>
-      ${block.status === "blocked" && block.blockedBy
-        ? html`<div class="hook-line muted" data-testid="blocked-by">
-            <span>${t("tool.blockedBy")}</span>${this.renderHookRef({ label: block.blockedBy.event, failed: false, exitCode: null, origin: hookOrigin(block.blockedBy), command: shortCommand(block.blockedBy.command), hookId: block.blockedBy.id }, block.blockedBy.matcher)}
-          </div>`
-        : nothing}
-      <details>
-        <summary>${t("tool.input")}</summary>
-        <pre>${input}</pre>
-      </details>
-      ${block.error
-        ? html`<pre class="failure" data-testid="tool-error">${block.error}</pre>`
-        : block.result
-          ? html`<details><summary>${t("tool.result")}</summary><pre>${block.result}</pre></details>`
-          : nothing}
-    </div>`;
-  }
-
-  private renderNotice(block: NoticeBlock, times: number) {
-    const hook = hookLine(block);
-    return html`<div class="notice" data-level=${block.level} role=${block.level === "error" ? "alert" : "note"} data-hook-id=${hook?.hookId ?? nothing}>
-      ${hook
-        ? html`<div class="hook-line" data-testid="notice-hook">${this.renderHookRef(hook, null)}</div>`
-        : html`<span class="notice-level">${t(`notice.${block.level}`)}</span>`}${block.text}${times > 1
-        ? html` <span class="muted" data-testid="notice-times">${t("hook.times", { n: times })}</span>`
-        : nothing}
-    </div>`;
-  }
-
-  /** "PostToolUse:Write hook failed (exit 1) · project · `prettier …`" and a link to its row. */
-  private renderHookRef(hook: HookLine, matcher: string | null) {
-    const title = hook.failed
-      ? hook.exitCode !== null
-        ? t("hook.failedExit", { label: hook.label, code: hook.exitCode })
-        : t("hook.failed", { label: hook.label })
-      : t("hook.said", { label: matcher ? `${hook.label}:${matcher}` : hook.label });
-    const origin = hook.origin === "user" || hook.origin === "project" ? t(`origin.${hook.origin}`) : hook.origin;
-    return html`<strong>${title}</strong><span>· ${origin} ·</span><code>${hook.command}</code>
-      <button
-        type="button"
-        class="link"
-        data-action="show-hook"
-        aria-label=${t("hook.showLabel", { event: hook.label, command: hook.command })}
-        @click=${() => this.showHook(hook.hookId)}
-      >
-        ${t("hook.show")}
-      </button>`;
-  }
-
   /** Ask the page to show this hook's row on the settings page. */
-  private showHook(hookId: string): void {
+  private showHook = (hookId: string): void => {
     this.dispatchEvent(new CustomEvent("show-hook", { detail: { hookId }, bubbles: true, composed: true }));
-  }
-
-  private renderQuestion(params: ChatAskQuestionParams) {
-    const submit = (e: Event, dismissed = false) => {
-      e.preventDefault();
-      const card = (e.target as HTMLElement).closest<HTMLElement>(".question");
-      if (card) this.replyTo(params, card, dismissed);
-    };
-    return html`<div class="permission question" role="dialog" aria-label=${t("question.title")} data-testid="question" data-question-id=${params.questionId}>
-      <strong>${t("question.title")}</strong>
-      ${params.questions.map(
-        (q, index) => html`<fieldset>
-          <legend>${q.header ? html`<span class="chip">${q.header}</span>` : nothing}${q.question}</legend>
-          ${q.options.map(
-            (o) => html`<label
-              ><input type=${q.multiSelect ? "checkbox" : "radio"} name=${`${params.questionId}-${index}`} data-question=${index} value=${o.label} />
-              ${o.label}${o.description ? html` <span class="muted">— ${o.description}</span>` : nothing}</label
-            >`,
-          )}
-          <input
-            type="text"
-            data-question=${index}
-            aria-label=${q.options.length ? t("question.other") : q.question}
-            placeholder=${q.options.length ? t("question.other") : t("question.answer")}
-          />
-        </fieldset>`,
-      )}
-      <div class="buttons">
-        <vscode-button data-action="answer" @click=${(e: Event) => submit(e)}>${t("question.send")}</vscode-button>
-        <vscode-button secondary data-action="dismiss" @click=${(e: Event) => submit(e, true)}
-          >${t("question.dismiss")}</vscode-button
-        >
-      </div>
-    </div>`;
-  }
-
-  private renderPermission(q: ChatRequestPermissionParams) {
-    const { toolName, toolInput, reason } = q;
-    const preview = permissionPreview(toolName, toolInput);
-    const asker = q.askedBy;
-    const title =
-      q.mcpServer && q.mcpTool
-        ? t("permission.mcpTitle", { server: q.mcpServer, tool: q.mcpTool })
-        : t("permission.title", { tool: toolName });
-    return html`<div class="permission" tabindex="-1" role="alertdialog" aria-label=${title} data-testid="permission" data-tool-use-id=${q.toolUseId}>
-      <strong>${title}</strong>
-      ${preview?.kind === "command"
-        ? html`<div class="muted">${t("permission.command")}${preview.description ? ` — ${preview.description}` : ""}</div>
-            <pre data-testid="permission-preview">${preview.command}</pre>`
-        : preview?.kind === "diff"
-          ? html`<div class="muted" title=${preview.path}>${t("permission.changes", { path: preview.path })}</div>
-              <div class="diff" data-testid="permission-preview">${preview.lines.map(
-                (l) => html`<div class=${l.sign === "+" ? "add" : l.sign === "-" ? "del" : ""}>${l.text}</div>`,
-              )}</div>`
-          : q.runs
-            ? nothing
-            : html`<pre data-testid="permission-preview">${JSON.stringify(toolInput, null, 2)}</pre>`}
-      ${q.runs
-        ? html`<div class="muted">${t("permission.runs")}</div>
-            <pre data-testid="permission-runs">${q.runs}</pre>`
-        : nothing}
-      ${reason ? html`<p class="muted">${t("permission.reason", { reason })}</p>` : nothing}
-      ${asker
-        ? html`<div class="hook-line muted" data-testid="asked-by">
-            <span>${t("permission.askedBy")}</span>${this.renderHookRef(
-              { label: asker.event, failed: false, exitCode: null, origin: hookOrigin(asker), command: shortCommand(asker.command), hookId: asker.id },
-              asker.matcher,
-            )}
-          </div>`
-        : nothing}
-      <div class="buttons">
-        <vscode-button data-action="allow" @click=${() => void this.answer(q, { allow: true, always: false, message: null })}
-          >${t("permission.allow")}</vscode-button
-        >
-        <vscode-button secondary data-action="always" @click=${() => void this.answer(q, { allow: true, always: true, message: null })}
-          >${t("permission.alwaysScope", { tool: toolName })}</vscode-button
-        >
-        <vscode-button secondary data-action="deny" @click=${() => void this.answer(q, { allow: false, always: false, message: null })}
-          >${t("permission.deny")}</vscode-button
-        >
-      </div>
-    </div>`;
-  }
+  };
 }
 
 declare global {

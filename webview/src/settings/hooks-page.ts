@@ -1,6 +1,7 @@
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import "@vscode-elements/elements/dist/vscode-progress-ring/index.js";
 import "../toast";
+import "./delete-dialog";
 import "./inspector";
 import "./mcp-servers";
 
@@ -9,145 +10,58 @@ import { customElement, property, query, state } from "lit/decorators.js";
 import { keyed } from "lit/directives/keyed.js";
 import { repeat } from "lit/directives/repeat.js";
 
-import { type Key, type Lang, lang, t } from "../i18n";
+import { type Lang, lang, t } from "../i18n";
 import { displayPath } from "../paths";
-import {
-  type DiagnosticEntry,
-  type HookEntry,
-  type HookRunEntry,
-  type HooksListResult,
-  METHODS,
-} from "../protocol/generated";
+import { type HookEntry, type HookRunEntry, type HooksListResult, METHODS } from "../protocol/generated";
 import { recall, remember } from "../storage";
-import { base } from "../styles";
+import { base, controls } from "../styles";
 import type { ToastMessage, WaveToast } from "../toast";
 import type { RpcClient } from "../transport/rpc";
 import { HooksActions } from "./actions";
-import { type InspectorTab, type WaveHookInspector, when } from "./inspector";
+import type { WaveDeleteDialog } from "./delete-dialog";
+import { type ProblemsContext, problemStyles, renderBrokenFile, renderDisabledBanner, renderProblems } from "./file-problems";
+import { type RowContext, renderBrokenRow, renderHookRow, rowStyles } from "./hook-row";
+import type { InspectorTab, WaveHookInspector } from "./inspector";
 import {
-  DIALECT_NAMES,
-  SOURCES,
-  type BrokenFile,
   type EventGroup,
   type Filter,
   type Row,
   type Source,
   type SourceView,
   bySource,
-  canChange,
-  diagnosticLine,
-  diagnosticText,
   eventSummary,
-  eventsOf,
   groupRows,
   hookName,
   initialTab,
-  kindKey,
   orphanProblems,
   plainReason,
   rowNames,
   sameHook,
   serverMessage,
-  tabBadge,
   whatToDo,
 } from "./model";
+import { headStyles, renderHeader, renderTabs, renderToolbar } from "./page-head";
 
 /** Rows rendered at once (more than a tall window shows), then this many more per frame: a long
  * list paints its first screen quickly and the rest follows without blocking input. */
 const FIRST_ROWS = 40;
 const MORE_ROWS = 80;
 
-/** The settings page's hooks tab: three source tabs, rows grouped by event, the hook inspector. */
+/** The settings page's hooks tab: three source tabs, rows grouped by event, the hook inspector.
+ * The state and what the buttons do live here; the parts draw themselves (`page-head`,
+ * `file-problems`, `hook-row`, `delete-dialog`, `inspector`). */
 @customElement("wave-hooks-page")
 export class WaveHooksPage extends LitElement {
   static override styles = [
     base,
+    controls,
+    headStyles,
+    problemStyles,
+    rowStyles,
     css`
       :host {
         display: block;
         padding: 0 16px 72px;
-      }
-      .sticky {
-        position: sticky;
-        top: 0;
-        z-index: 2;
-        background: var(--vscode-editor-background, #1f1f1f);
-        padding-top: 12px;
-      }
-      header {
-        display: flex;
-        align-items: baseline;
-        gap: 12px;
-        flex-wrap: wrap;
-        margin-bottom: 4px;
-      }
-      h1 {
-        font-size: 1.4em;
-        font-weight: 600;
-        margin: 0;
-      }
-      [role="tablist"] {
-        display: flex;
-        gap: 2px;
-        border-bottom: 1px solid var(--vscode-widget-border, #454545);
-        flex-wrap: wrap; /* a narrow panel: every tab stays in view (e.g. with the untrusted mark) */
-      }
-      [role="tab"] {
-        display: inline-flex;
-        align-items: center;
-        gap: 6px;
-        white-space: nowrap;
-        background: none;
-        border: none;
-        border-bottom: 2px solid transparent;
-        color: var(--vscode-panelTitle-inactiveForeground, #9d9d9d);
-        font: inherit;
-        padding: 6px 10px;
-        cursor: pointer;
-      }
-      [role="tab"][aria-selected="true"] {
-        color: var(--vscode-panelTitle-activeForeground, #cccccc);
-        border-bottom-color: var(--vscode-panelTitle-activeBorder, #0078d4);
-      }
-      .badge {
-        border-radius: 8px;
-        padding: 0 6px;
-        font-size: 0.9em;
-        background: var(--vscode-badge-background, #616161);
-        color: var(--vscode-badge-foreground, #f8f8f8);
-      }
-      .badge.problem {
-        background: var(--vscode-inputValidation-errorBackground, #5a1d1d);
-        color: var(--vscode-foreground, #cccccc);
-        border: 1px solid var(--vscode-inputValidation-errorBorder, #be1100);
-      }
-      .badge.warn {
-        background: var(--vscode-inputValidation-warningBackground, #352a05);
-        color: var(--vscode-foreground, #cccccc);
-        border: 1px solid var(--vscode-inputValidation-warningBorder, #b89500);
-      }
-      .toolbar {
-        display: flex;
-        gap: 8px;
-        align-items: center;
-        flex-wrap: wrap;
-        padding: 8px 0;
-      }
-      .toolbar input,
-      .toolbar select {
-        font: inherit;
-        color: var(--vscode-input-foreground, #cccccc);
-        background: var(--vscode-input-background, #313131);
-        border: 1px solid var(--vscode-input-border, #3c3c3c);
-        border-radius: 2px;
-        padding: 3px 6px;
-      }
-      .toolbar input {
-        flex: 1 1 180px;
-        min-width: 0;
-      }
-      .spacer {
-        flex: 1;
       }
       h2.group {
         font-size: 1em;
@@ -157,162 +71,9 @@ export class WaveHooksPage extends LitElement {
         align-items: baseline;
         flex-wrap: wrap;
       }
-      ul.hooks {
-        list-style: none;
-        padding: 0;
-        margin: 0;
-      }
-      li.hook {
-        /* Rows off screen are neither laid out nor painted until scrolled to. */
-        content-visibility: auto;
-        contain-intrinsic-size: auto 96px;
-        border: 1px solid var(--vscode-widget-border, #454545);
-        border-radius: 4px;
-        padding: 8px 12px;
-        margin-bottom: 8px;
-        background: var(--vscode-editorWidget-background, transparent);
-      }
-      /* Switched off: dimmed by a dashed, backgroundless frame and muted text (not opacity, which
-         would take the text below readable contrast). */
-      li.hook[data-revealed] {
-        outline: 2px solid var(--vscode-focusBorder, #0078d4);
-      }
-      li.hook.off {
-        background: transparent;
-        border-style: dashed;
-        color: var(--vscode-descriptionForeground, #9d9d9d);
-      }
-      li.hook.off .command {
-        background: transparent;
-        border: 1px dashed var(--vscode-widget-border, #454545);
-      }
-      li.hook.broken {
-        border-style: dashed;
-        border-color: var(--vscode-inputValidation-errorBorder, #be1100);
-      }
-      .hook-head {
-        display: flex;
-        align-items: center;
-        gap: 6px 8px;
-        flex-wrap: wrap;
-      }
-      .chip {
-        display: inline-block;
-        padding: 0 6px;
-        border-radius: 8px;
-        font-size: 0.9em;
-        background: var(--vscode-badge-background, #616161);
-        color: var(--vscode-badge-foreground, #f8f8f8);
-        overflow-wrap: anywhere;
-      }
-      .chip.warn {
-        background: var(--vscode-inputValidation-warningBackground, #352a05);
-        color: var(--vscode-foreground, #cccccc);
-        border: 1px solid var(--vscode-inputValidation-warningBorder, #b89500);
-      }
-      .actions {
-        margin-left: auto;
-        display: flex;
-        gap: 4px;
-        flex-wrap: wrap;
-      }
-      .command {
-        display: block;
-        margin: 6px 0 4px;
-        padding: 4px 6px;
-        background: var(--vscode-textCodeBlock-background, rgba(127, 127, 127, 0.1));
-        border-radius: 3px;
-        white-space: pre-wrap;
-        word-break: normal;
-        overflow-wrap: normal;
-        overflow-x: auto;
-      }
-      .meta {
-        display: flex;
-        gap: 4px 12px;
-        flex-wrap: wrap;
-        align-items: center;
-        font-size: 0.92em;
-      }
-      .file {
-        display: inline-flex;
-        gap: 4px;
-        align-items: center;
-        min-width: 0;
-      }
-      .file .path {
-        word-break: normal;
-        overflow-wrap: anywhere;
-      }
-      /* Rows use native buttons (styled as VS Code's secondary ones): 500 rows × 4 custom
-         elements with their own shadow roots made the first render several times slower. */
-      button.btn {
-        font: inherit;
-        color: var(--vscode-button-secondaryForeground, #cccccc);
-        background: var(--vscode-button-secondaryBackground, #313131);
-        border: 1px solid var(--vscode-button-border, transparent);
-        border-radius: 2px;
-        padding: 2px 10px;
-        line-height: 20px;
-        cursor: pointer;
-      }
-      button.btn:hover:not(:disabled) {
-        background: var(--vscode-button-secondaryHoverBackground, #3c3c3c);
-      }
-      button.btn:disabled {
-        opacity: 0.55;
-        cursor: default;
-      }
-      button.link {
-        background: none;
-        border: none;
-        padding: 0;
-        font: inherit;
-        color: var(--vscode-textLink-foreground, #4daafc);
-        cursor: pointer;
-        text-decoration: underline;
-      }
-      button.link:disabled {
-        color: inherit;
-        cursor: default;
-        text-decoration: none;
-      }
       .empty {
         padding: 24px 8px;
         text-align: center;
-      }
-      .card-actions {
-        display: flex;
-        gap: 8px;
-        flex-wrap: wrap;
-        margin-top: 6px;
-      }
-      .problems ul {
-        margin: 4px 0 0;
-        padding-left: 18px;
-      }
-      dialog {
-        color: var(--vscode-foreground, #cccccc);
-        background: var(--vscode-editorWidget-background, #202020);
-        border: 1px solid var(--vscode-widget-border, #454545);
-        border-radius: 4px;
-        width: min(560px, calc(100vw - 24px));
-        box-sizing: border-box;
-        padding: 16px 20px;
-      }
-      dialog::backdrop {
-        background: rgba(0, 0, 0, 0.4);
-      }
-      dialog h2 {
-        margin: 0 0 8px;
-        font-size: 1.15em;
-      }
-      .dialog-buttons {
-        display: flex;
-        justify-content: flex-end;
-        gap: 8px;
-        margin-top: 16px;
-        flex-wrap: wrap;
       }
     `,
   ];
@@ -330,12 +91,11 @@ export class WaveHooksPage extends LitElement {
   @state() private loading = false;
   @state() private selected: Source | null = null;
   @state() private filter: Filter = { query: "", event: "" };
-  @state() private pendingDelete: HookEntry | null = null;
   @state() private busy = false;
   @state() private lastRuns = new Map<string, HookRunEntry>();
   /** How many rows of the current tab and filter are in the DOM (grows frame by frame). */
   @state() private shownRows = FIRST_ROWS;
-  @query("dialog.delete") private dialog!: HTMLDialogElement;
+  @query("wave-delete-dialog") private deleteDialog!: WaveDeleteDialog;
   @query("wave-toast") private toast!: WaveToast;
   @query("wave-hook-inspector") private inspector!: WaveHookInspector;
 
@@ -522,22 +282,10 @@ export class WaveHooksPage extends LitElement {
   }
 
   private askDelete(hook: HookEntry): void {
-    this.pendingDelete = hook;
-    void this.updateComplete.then(() => {
-      if (!this.dialog.open) this.dialog.showModal();
-      this.dialog.querySelector<HTMLElement>("[data-action=cancel]")?.focus();
-    });
+    void this.deleteDialog.open(hook);
   }
 
-  private closeDialog(): void {
-    if (this.dialog.open) this.dialog.close();
-    this.pendingDelete = null;
-  }
-
-  private async confirmDelete(): Promise<void> {
-    const hook = this.pendingDelete;
-    if (!hook) return;
-    this.closeDialog();
+  private async confirmDelete(hook: HookEntry): Promise<void> {
     this.busy = true;
     const name = hookName(hook);
     const file = this.shortPath(hook.path);
@@ -556,10 +304,35 @@ export class WaveHooksPage extends LitElement {
     }
   }
 
+  /** What the rows and cards read and call; one object, its getters read the page as it is. */
+  private readonly parts: RowContext & ProblemsContext = (() => {
+    const page = this;
+    return {
+      name: (hook: HookEntry) => page.view.names.get(hook.id) ?? hookName(hook),
+      lastRun: (hook: HookEntry) => page.lastRuns.get(hook.id),
+      shortPath: (path: string) => page.shortPath(path),
+      get disabledBy() {
+        return page.list?.hooksDisabledBy ?? null;
+      },
+      get connected() {
+        return page.connected;
+      },
+      get busy() {
+        return page.busy;
+      },
+      inspect: (hook: HookEntry, tab: InspectorTab) => page.inspect(hook, tab),
+      edit: (hook: HookEntry) => void page.onEdit(hook),
+      askDelete: (hook: HookEntry) => page.askDelete(hook),
+      openFile: (path: string, line: number | null) => void page.openFile(path, line),
+      copyPath: (path: string) => void page.copyPath(path),
+      askWave: (path: string, problem: string) => page.askWave(path, problem),
+    };
+  })();
+
   override render() {
     const list = this.list;
     return html`
-      ${list ? this.renderList(list) : this.renderHeader(null)}
+      ${list ? this.renderList(list) : renderHeader(null, this.loading)}
       ${this.loadError
         ? html`<div class="alert" role="alert" data-testid="load-error">
             ${t("settings.loadFailed", { reason: this.loadError })}
@@ -567,7 +340,7 @@ export class WaveHooksPage extends LitElement {
           </div>`
         : nothing}
       ${!list && !this.loadError ? html`<p class="muted">${t("settings.loading")}</p>` : nothing}
-      ${this.renderDialog()}
+      <wave-delete-dialog ?connected=${this.connected} @confirm-delete=${(e: CustomEvent<HookEntry>) => void this.confirmDelete(e.detail)}></wave-delete-dialog>
       <wave-hook-inspector
         .rpc=${this.rpc}
         .shortPath=${this.shortPath}
@@ -579,14 +352,6 @@ export class WaveHooksPage extends LitElement {
     `;
   }
 
-  private renderHeader(list: HooksListResult | null) {
-    return html`<header>
-      <h1>${t("settings.title")}</h1>
-      ${list ? html`<span class="muted" title=${list.project.dir}>${t("settings.project", { name: list.project.name })}</span>` : nothing}
-      ${this.loading ? html`<vscode-progress-ring aria-label=${t("settings.loading")}></vscode-progress-ring>` : nothing}
-    </header>`;
-  }
-
   private renderList(list: HooksListResult) {
     const { views } = this.view;
     const source = this.currentTab(views);
@@ -594,124 +359,26 @@ export class WaveHooksPage extends LitElement {
     const orphans = orphanProblems(list);
     return html`
       <div class="sticky">
-        ${this.renderHeader(list)}
-        <div role="tablist" aria-label=${t("settings.title")} @keydown=${this.onTabKey}>
-          ${SOURCES.map((s) => {
-            const badge = tabBadge(views[s]);
-            return html`<button
-              role="tab"
-              id="tab-${s}"
-              data-source=${s}
-              aria-selected=${s === source ? "true" : "false"}
-              aria-controls="panel"
-              tabindex=${s === source ? "0" : "-1"}
-              @click=${() => this.selectTab(s)}
-            >
-              ${t(`tab.${s}`)}
-              <span class="badge ${badge.problem ? "problem" : ""}" data-testid="count-${s}" aria-label=${badge.label}>${badge.text}</span>
-              ${s === "project" && !list.trusted ? html`<span class="badge warn" data-testid="untrusted-mark">${t("tab.untrustedMark")}</span>` : nothing}
-            </button>`;
-          })}
-        </div>
-        ${this.renderToolbar(view)}
+        ${renderHeader(list, this.loading)}
+        ${renderTabs({ views, selected: source, trusted: list.trusted, select: (s, focus) => this.selectTab(s, focus) })}
+        ${renderToolbar({
+          view,
+          filter: this.filter,
+          busy: this.busy,
+          connected: this.connected,
+          setFilter: (filter) => (this.filter = filter),
+          newHook: (s) => void this.onNew(s),
+        })}
       </div>
-      ${list.hooksDisabledBy ? this.renderDisabled(list.hooksDisabledBy) : nothing}
-      ${orphans.length ? this.renderProblems(orphans) : nothing}
+      ${list.hooksDisabledBy ? renderDisabledBanner(list.hooksDisabledBy, this.parts) : nothing}
+      ${orphans.length ? renderProblems(orphans, this.parts) : nothing}
       <section role="tabpanel" id="panel" aria-labelledby="tab-${source}" data-source=${source} data-testid="panel-${source}">
         ${source === "project" && !list.trusted ? html`<p class="warning" data-testid="untrusted">${t("tab.untrusted")}</p>` : nothing}
-        ${view.brokenFiles.map((b) => this.renderBrokenFile(b))}
-        ${view.problems.length ? this.renderProblems(view.problems) : nothing}
+        ${view.brokenFiles.map((b) => renderBrokenFile(b, this.parts))}
+        ${view.problems.length ? renderProblems(view.problems, this.parts) : nothing}
         ${this.renderRows(view)}
       </section>
       <wave-mcp-servers .rpc=${this.rpc} .language=${this.language} ?connected=${this.connected} .shortPath=${this.shortPath}></wave-mcp-servers>
-    `;
-  }
-
-  private onTabKey = (e: KeyboardEvent): void => {
-    const current = SOURCES.indexOf(this.selected ?? "user");
-    const keys: Record<string, number> = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: SOURCES.length - 1 };
-    if (!(e.key in keys)) return;
-    e.preventDefault();
-    this.selectTab(SOURCES[(keys[e.key]! + SOURCES.length) % SOURCES.length]!, true);
-  };
-
-  private renderToolbar(view: SourceView) {
-    const events = eventsOf(view);
-    return html`<div class="toolbar" role="search">
-      <input
-        type="search"
-        aria-label=${t("filter.label")}
-        placeholder=${t("filter.placeholder")}
-        data-testid="filter"
-        .value=${this.filter.query}
-        @input=${(e: Event) => (this.filter = { ...this.filter, query: (e.target as HTMLInputElement).value })}
-      />
-      <select
-        aria-label=${t("filter.event")}
-        data-testid="filter-event"
-        .value=${this.filter.event}
-        @change=${(e: Event) => (this.filter = { ...this.filter, event: (e.target as HTMLSelectElement).value })}
-      >
-        <option value="">${t("filter.allEvents")}</option>
-        ${events.map((ev) => html`<option value=${ev} ?selected=${ev === this.filter.event}>${ev}</option>`)}
-      </select>
-      ${view.editable
-        ? html`<vscode-button
-            ?disabled=${this.busy || !this.connected}
-            data-action="new"
-            @click=${() => void this.onNew(view.source as "user" | "project")}
-            >${t(view.source === "user" ? "new.user" : "new.project")}</vscode-button
-          >`
-        : nothing}
-    </div>`;
-  }
-
-  private renderDisabled(file: string) {
-    return html`<div class="warning" role="note" data-testid="disabled-banner">
-      ${t("settings.disabledBanner", { file: this.shortPath(file) })}
-      <div class="card-actions">
-        <vscode-button secondary ?disabled=${!this.connected} data-action="open-disabling-file" @click=${() => void this.openFile(file, null)}
-          >${t("settings.openFile")}</vscode-button
-        >
-      </div>
-    </div>`;
-  }
-
-  private renderBrokenFile(broken: BrokenFile) {
-    const path = broken.file.path;
-    const problem = broken.diagnostic ? diagnosticText(broken.diagnostic) : (broken.file.error ?? "");
-    return html`<div class="alert" role="group" aria-label=${t("file.broken", { file: this.shortPath(path) })} data-testid="broken-file">
-      <strong>${t("file.broken", { file: this.shortPath(path) })}</strong>
-      <div data-testid="broken-file-problem">${problem}</div>
-      <div class="card-actions">
-        <vscode-button
-          secondary
-          data-action="open-broken-file"
-          ?disabled=${!this.connected}
-          @click=${() => void this.openFile(path, diagnosticLine(broken.diagnostic))}
-          >${t("settings.openFile")}</vscode-button
-        >
-        <vscode-button secondary data-action="ask-wave" ?disabled=${!this.connected} @click=${() => this.askWave(path, broken.diagnostic?.message ?? problem)}
-          >${t("file.askWave")}</vscode-button
-        >
-      </div>
-    </div>`;
-  }
-
-  private renderProblems(problems: DiagnosticEntry[]) {
-    return html`
-      <div class="warning problems" data-testid="problems">
-        <strong>${t("files.problems")}</strong>
-        <ul>
-          ${problems.map(
-            (p) => html`<li data-code=${p.code}>
-              <span class="path" title=${p.path}>${p.pointer ? `${this.shortPath(p.path)}#${p.pointer}` : this.shortPath(p.path)}</span>:
-              ${diagnosticText(p)}
-              <button class="link" ?disabled=${!this.connected} @click=${() => void this.openFile(p.path, diagnosticLine(p))}>${t("settings.openFile")}</button>
-            </li>`,
-          )}
-        </ul>
-      </div>
     `;
   }
 
@@ -766,27 +433,9 @@ export class WaveHooksPage extends LitElement {
         ${repeat(
           rows,
           (row) => (row.kind === "hook" ? row.hook.id : `${row.diagnostic.path}#${row.diagnostic.pointer}`),
-          (row) => (row.kind === "hook" ? this.cachedHook(row.hook) : this.renderBroken(row.diagnostic)),
+          (row) => (row.kind === "hook" ? this.cachedHook(row.hook) : renderBrokenRow(row.diagnostic, this.parts)),
         )}
       </ul>`;
-  }
-
-  private renderFile(path: string) {
-    const short = this.shortPath(path);
-    return html`<span class="file"
-      >${t("row.file")}: <span class="path" title=${path} data-testid="row-path">${short}</span>
-      <button class="link" aria-label=${t("row.copyPathLabel", { path: short })} @click=${() => void this.copyPath(path)}>${t("row.copyPath")}</button></span
-    >`;
-  }
-
-  private renderLastRun(hook: HookEntry, name: string) {
-    const run = this.lastRuns.get(hook.id);
-    if (!run) return html`<span data-testid="last-run">${t("row.neverRun")}</span>`;
-    const key: Key = run.blocked ? "row.lastRunBlocked" : "row.lastRun";
-    const text = t(key, { when: when(run.at), code: run.exitCode ?? "—", ms: Math.round(run.durationMs) });
-    return html`<button class="link" data-testid="last-run" aria-label="${text} — ${t("row.historyLabel", { name })}" @click=${() => this.inspect(hook, "history")}>
-      ${text}
-    </button>`;
   }
 
   /** A hook's row, re-made only when the entry or something the row shows has changed. */
@@ -807,114 +456,9 @@ export class WaveHooksPage extends LitElement {
     ].join("\u0000");
     const cached = this.rowCache.get(hook.id);
     if (cached?.hook === hook && cached.key === key) return cached.result;
-    const result = this.renderHook(hook);
+    const result = renderHookRow(hook, this.parts);
     this.rowCache.set(hook.id, { hook, key, result });
     return result;
-  }
-
-  private renderHook(hook: HookEntry): TemplateResult {
-    const name = this.view.names.get(hook.id) ?? hookName(hook);
-    const changeable = canChange(hook);
-    const off = Boolean(this.list?.hooksDisabledBy) || Boolean(hook.untrusted) || hook.disabled;
-    const { dialect, type: kind } = hook;
-    const idle = !this.connected;
-    return html`
-      <li class="hook ${off ? "off" : ""}" tabindex="-1" data-hook-id=${hook.id} data-event=${hook.event} data-dialect=${dialect} aria-label=${name}>
-        <div class="hook-head">
-          <span class="chip dialect" data-testid="dialect">${t("row.dialect", { name: DIALECT_NAMES[dialect] })}</span>
-          ${kind !== "command" ? html`<span class="chip" data-testid="kind">${t(kindKey({ type: kind, dialect }))}</span>` : nothing}
-          ${hook.disabled ? html`<span class="chip warn">${t("row.switchedOff")}</span>` : nothing}
-          <span class="chip" title=${t("row.matcher")}>${t("row.matcher")}: ${hook.matcher || t("row.matcherAll")}</span>
-          ${hook.if ? html`<span class="chip" data-testid="if-rule" title=${t("row.ifTitle")}>${t("row.if")}: ${hook.if}</span>` : nothing}
-          ${hook.plugin ? html`<span class="chip">${t("row.plugin", { name: hook.plugin })}</span>` : nothing}
-          ${hook.untrusted ? html`<span class="chip warn">${t("row.untrusted")}</span>` : nothing}
-          ${this.list?.hooksDisabledBy ? html`<span class="chip warn" data-testid="row-disabled">${t("row.disabled")}</span>` : nothing}
-          ${hook.readOnly && hook.source !== "plugin" ? html`<span class="chip">${t("row.readOnly")}</span>` : nothing}
-          <span class="actions">
-            <button class="btn" data-action="test" aria-label=${t("row.testLabel", { name })} ?disabled=${idle} @click=${() => this.inspect(hook, "test")}
-              >${t("row.test")}</button
-            >
-            <button class="btn" data-action="why" aria-label=${t("row.whyLabel", { name })} ?disabled=${idle} @click=${() => this.inspect(hook, "why")}
-              >${t("row.why")}</button
-            >
-            ${changeable
-              ? html`<button
-                    class="btn"
-                    data-action="edit"
-                    aria-label=${t("row.editLabel", { name })}
-                    ?disabled=${this.busy || idle}
-                    @click=${() => void this.onEdit(hook)}
-                    >${t("row.edit")}</button
-                  >
-                  <button
-                    class="btn"
-                    data-action="delete"
-                    aria-label=${t("row.deleteLabel", { name })}
-                    ?disabled=${this.busy || idle}
-                    @click=${() => this.askDelete(hook)}
-                    >${t("row.delete")}</button
-                  >`
-              : nothing}
-          </span>
-        </div>
-        ${hook.description ? html`<div class="description">${hook.description}</div>` : nothing}
-        <code class="command">${hook.command}</code>
-        <div class="meta muted">
-          ${this.renderLastRun(hook, name)}
-          ${hook.timeout != null ? html`<span>${t("row.timeout", { seconds: hook.timeout })}</span>` : nothing}
-          ${hook.asyncRewake ? html`<span>${t("row.asyncRewake")}</span>` : hook.async ? html`<span>${t("row.async")}</span>` : nothing}
-          ${this.renderFile(hook.path)}
-        </div>
-      </li>
-    `;
-  }
-
-  private renderBroken(d: DiagnosticEntry) {
-    const entry = d.entry!;
-    const name = hookName({ event: entry.event, matcher: entry.matcher });
-    return html`<li class="hook broken" data-broken=${d.pointer ?? ""} aria-label=${t("row.brokenLabel", { name: `${name} · ${d.pointer ?? ""}` })}>
-      <div class="hook-head">
-        ${entry.matcher !== null ? html`<span class="chip">${t("row.matcher")}: ${entry.matcher}</span>` : nothing}
-        <span class="chip warn">${t("row.broken")}</span>
-        <span class="actions">
-          <vscode-button secondary data-action="open-file" ?disabled=${!this.connected} @click=${() => void this.openFile(d.path, diagnosticLine(d))}
-            >${t("settings.openFile")}</vscode-button
-          >
-        </span>
-      </div>
-      <div class="alert" data-testid="broken-problem">${diagnosticText(d)} <span class="muted">(${d.pointer})</span></div>
-      ${entry.command ? html`<code class="command">${entry.command}</code>` : nothing}
-      <div class="meta muted">${this.renderFile(d.path)}</div>
-    </li>`;
-  }
-
-  private renderDialog() {
-    const hook = this.pendingDelete;
-    return html`
-      <dialog
-        class="delete"
-        aria-labelledby="delete-title"
-        data-testid="delete-dialog"
-        @close=${() => (this.pendingDelete = null)}
-        @cancel=${() => (this.pendingDelete = null)}
-      >
-        ${hook
-          ? html`
-              <h2 id="delete-title">${t("delete.title")}</h2>
-              <p>${t("delete.body", { name: hookName(hook) })}</p>
-              <p class="path" data-testid="delete-path" title=${hook.path}>${hook.path}</p>
-              <code class="command">${hook.command}</code>
-              <p class="muted">${t("delete.irreversible")}</p>
-              <div class="dialog-buttons">
-                <vscode-button secondary data-action="cancel" @click=${() => this.closeDialog()}>${t("delete.cancel")}</vscode-button>
-                <vscode-button data-action="confirm" ?disabled=${!this.connected} @click=${() => void this.confirmDelete()}
-                  >${t("delete.confirm")}</vscode-button
-                >
-              </div>
-            `
-          : nothing}
-      </dialog>
-    `;
   }
 }
 

@@ -11,7 +11,7 @@ import {
   type HooksTestResult,
   METHODS,
 } from "../protocol/generated";
-import { base } from "../styles";
+import { base, controls } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { plainReason, serverMessage, whatToDo } from "./model";
 import { caseText, outcomeLines, stepText } from "./words";
@@ -38,19 +38,12 @@ export function when(at: number, now = Date.now()): string {
 export class WaveHookInspector extends LitElement {
   static override styles = [
     base,
+    controls,
     css`
       dialog {
-        color: var(--vscode-foreground, #cccccc);
-        background: var(--vscode-editorWidget-background, #202020);
-        border: 1px solid var(--vscode-widget-border, #454545);
-        border-radius: 4px;
         width: min(760px, calc(100vw - 24px));
         max-height: calc(100vh - 24px);
-        box-sizing: border-box;
         padding: 12px 16px;
-      }
-      dialog::backdrop {
-        background: rgba(0, 0, 0, 0.4);
       }
       h2 {
         margin: 0 0 4px;
@@ -60,7 +53,7 @@ export class WaveHookInspector extends LitElement {
       [role="tablist"] {
         display: flex;
         gap: 4px;
-        border-bottom: 1px solid var(--vscode-widget-border, #454545);
+        border-bottom: 1px solid var(--vscode-widget-border);
         margin: 8px 0;
         flex-wrap: wrap;
       }
@@ -74,7 +67,7 @@ export class WaveHookInspector extends LitElement {
         cursor: pointer;
       }
       [role="tab"][aria-selected="true"] {
-        border-bottom-color: var(--vscode-panelTitle-activeBorder, #0078d4);
+        border-bottom-color: var(--vscode-panelTitle-activeBorder);
         font-weight: 600;
       }
       table {
@@ -85,7 +78,7 @@ export class WaveHookInspector extends LitElement {
       td {
         text-align: left;
         padding: 3px 6px;
-        border-bottom: 1px solid var(--vscode-widget-border, #454545);
+        border-bottom: 1px solid var(--vscode-widget-border);
         vertical-align: top;
       }
       pre {
@@ -94,18 +87,18 @@ export class WaveHookInspector extends LitElement {
         overflow-wrap: anywhere;
         max-height: 200px;
         overflow: auto;
-        background: var(--vscode-textCodeBlock-background, rgba(127, 127, 127, 0.1));
+        background: var(--vscode-textCodeBlock-background);
         padding: 4px 6px;
       }
       textarea {
         width: 100%;
         box-sizing: border-box;
         min-height: 10em;
-        font-family: var(--vscode-editor-font-family, monospace);
-        font-size: var(--vscode-editor-font-size, 12px);
-        color: var(--vscode-input-foreground, #cccccc);
-        background: var(--vscode-input-background, #313131);
-        border: 1px solid var(--vscode-input-border, #3c3c3c);
+        font-family: var(--vscode-editor-font-family);
+        font-size: var(--vscode-editor-font-size);
+        color: var(--vscode-input-foreground);
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-input-border);
       }
       ol.steps {
         padding-left: 0;
@@ -114,16 +107,16 @@ export class WaveHookInspector extends LitElement {
       ol.steps > li {
         margin: 4px 0;
         padding-left: 8px;
-        border-left: 3px solid var(--vscode-widget-border, #454545);
+        border-left: 3px solid var(--vscode-widget-border);
       }
       ol.steps > li[data-status="pass"] {
-        border-left-color: var(--vscode-testing-iconPassed, #388a34);
+        border-left-color: var(--vscode-testing-iconPassed);
       }
       ol.steps > li[data-status="fail"] {
-        border-left-color: var(--vscode-testing-iconFailed, #c72e0f);
+        border-left-color: var(--vscode-testing-iconFailed);
       }
       ol.steps > li[data-status="warn"] {
-        border-left-color: var(--vscode-inputValidation-warningBorder, #b89500);
+        border-left-color: var(--vscode-inputValidation-warningBorder);
       }
       .status-word {
         font-weight: 600;

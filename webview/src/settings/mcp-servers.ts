@@ -38,7 +38,7 @@ export class WaveMcpServers extends LitElement {
         padding: 0;
       }
       li.server {
-        border: 1px solid var(--vscode-widget-border, #454545);
+        border: 1px solid var(--vscode-widget-border);
         border-radius: 3px;
         padding: 8px 10px;
         margin-bottom: 8px;
@@ -56,17 +56,17 @@ export class WaveMcpServers extends LitElement {
         border-radius: 8px;
         padding: 0 6px;
         font-size: 0.9em;
-        background: var(--vscode-badge-background, #616161);
-        color: var(--vscode-badge-foreground, #f8f8f8);
+        background: var(--vscode-badge-background);
+        color: var(--vscode-badge-foreground);
       }
       .state.ok {
-        color: var(--vscode-testing-iconPassed, #73c991);
+        color: var(--vscode-testing-iconPassed);
       }
       .state.bad {
-        color: var(--vscode-errorForeground, #f48771);
+        color: var(--vscode-errorForeground);
       }
       .target {
-        font-family: var(--vscode-editor-font-family, ui-monospace, monospace);
+        font-family: var(--vscode-editor-font-family);
         font-size: 0.92em;
         overflow-wrap: anywhere;
         margin: 4px 0;
