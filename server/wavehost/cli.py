@@ -242,6 +242,10 @@ def _only(err: BaseException, kind: type[BaseException]) -> bool:
 
 
 def _command(args: argparse.Namespace) -> int:
+    if args.command in ("serve", "web", "chat", "hooks", "mcp"):  # they start other processes
+        from wavehost import environment
+
+        environment.protect()
     if args.command == "serve":
         from wavehost.lsp.server import serve
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from wavehost import paths
+from wavehost import environment, paths
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.models import HookModels
 from wavehost.plumbing.children import OUTPUT_CAP, Child, Running
@@ -103,7 +103,7 @@ class HookContext:
     @cached_property
     def _base_env(self) -> dict[str, str]:
         # Copying os.environ decodes every entry: do it once per context, not once per hook.
-        env = dict(os.environ if self.base_env is None else self.base_env)
+        env = dict(environment.inherited() if self.base_env is None else self.base_env)
         for name in PLUGIN_VARS:  # only a plugin's own hooks get these (wavehost run by one…)
             env.pop(name, None)
         root = str(self.project_dir if self.project_dir is not None else self.spawn_dir())

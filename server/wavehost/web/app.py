@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from wavehost import environment
 from wavehost.web.auth import TOKEN_ENV, TokenAuth, check_token, new_token, redacted
 from wavehost.web.shell import BrowserShell, Page
 
@@ -284,6 +285,8 @@ async def start(
     trusted: bool = True,
 ) -> Running:
     auth = TokenAuth(check_token(token) if token is not None else new_token())
+    # `serve` gets the environment without wavehost's own secret (its provider keys it needs)
+    env = env if env is not None else environment.inherited()
     shell = BrowserShell(project, locale or default_locale(), serve, env=env, trusted=trusted)
     guard = ConnectionGuard()
     app = create_app(shell, dist or default_dist(), auth, port, guard)
@@ -346,7 +349,7 @@ def main(
     trusted: bool = True,
 ) -> int:
     serve = shlex.split(serve_command) if serve_command else None
-    token = token or os.environ.get(TOKEN_ENV) or None
+    token = token or environment.started_with().get(TOKEN_ENV) or None
     if token is not None:
         try:
             check_token(token)

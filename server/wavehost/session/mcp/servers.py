@@ -31,6 +31,7 @@ import anyio
 import anyio.abc
 import anyio.to_thread
 
+from wavehost import environment as wavehost_environment
 from wavehost.plumbing.task_group import OwnedTaskGroup
 from wavehost.settings.mcp_servers import McpServerConfig
 
@@ -457,7 +458,7 @@ async def started(
     if not configs:
         yield servers
         return
-    environment = dict(os.environ if env is None else env)
+    environment = dict(wavehost_environment.inherited() if env is None else env)
     environment.setdefault("WAVE_PROJECT_DIR", str(root))
     environment.setdefault("CLAUDE_PROJECT_DIR", str(root))
     async with OwnedTaskGroup() as group:

@@ -5,12 +5,12 @@
 set is used. `scripted` replays the JSON file named by `--script` or `WAVE_SCRIPT`.
 """
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wavehost import environment
 from wavehost.hooks.settings_files import read_settings
 from wavehost.session.providers.base import Provider, ProviderError
 from wavehost.session.providers.scripted import ScriptedProvider, load_script
@@ -43,8 +43,9 @@ def choose(
     model: str | None,
     script: Path | None,
     settings: Mapping[str, Any],
-    env: Mapping[str, str] = os.environ,
+    env: Mapping[str, str] | None = None,
 ) -> ProviderChoice:
+    env = environment.started_with() if env is None else env
     name = provider or env.get("WAVE_PROVIDER") or settings.get("provider")
     if not name:
         name = next((p for p, key in API_KEYS.items() if env.get(key)), None)
@@ -71,7 +72,9 @@ CREDENTIALS = {
 }
 
 
-def make_provider(choice: ProviderChoice, env: Mapping[str, str] = os.environ) -> Provider:
+def make_provider(choice: ProviderChoice, env: Mapping[str, str] | None = None) -> Provider:
+    """The provider; its key from `env` (default: the environment wavehost started with)."""
+    env = environment.started_with() if env is None else env
     if choice.provider == "scripted":
         assert choice.script is not None
         return ScriptedProvider(load_script(choice.script), choice.model)
@@ -84,10 +87,12 @@ def make_provider(choice: ProviderChoice, env: Mapping[str, str] = os.environ) -
     if choice.provider == "anthropic":
         from wavehost.session.providers.anthropic_messages import AnthropicProvider
 
-        return AnthropicProvider(choice.model)
+        return AnthropicProvider(
+            choice.model, env.get("ANTHROPIC_API_KEY"), env.get("ANTHROPIC_AUTH_TOKEN")
+        )
     from wavehost.session.providers.openai_chat import OpenAIProvider
 
-    return OpenAIProvider(choice.model)
+    return OpenAIProvider(choice.model, env.get("OPENAI_API_KEY"))
 
 
 __all__ = [

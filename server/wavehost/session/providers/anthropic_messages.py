@@ -49,13 +49,15 @@ def wire_messages(messages: Sequence[ModelMessage]) -> list[dict[str, Any]]:
 class AnthropicProvider:
     name = "anthropic"
 
-    def __init__(self, model: str) -> None:
+    def __init__(
+        self, model: str, api_key: str | None = None, auth_token: str | None = None
+    ) -> None:
         import anthropic
 
         self.model = model
         self._sdk = anthropic
-        try:
-            self._client = anthropic.AsyncAnthropic()
+        try:  # the keys given, not read by the SDK: they are no longer in os.environ
+            self._client = anthropic.AsyncAnthropic(api_key=api_key, auth_token=auth_token)
         except anthropic.AnthropicError as err:
             raise ProviderError(f"anthropic: {err}") from err
 

@@ -55,13 +55,13 @@ class _PartialCall:
 class OpenAIProvider:
     name = "openai"
 
-    def __init__(self, model: str) -> None:
+    def __init__(self, model: str, api_key: str | None = None) -> None:
         import openai
 
         self.model = model
         self._sdk = openai
-        try:
-            self._client = openai.AsyncOpenAI()
+        try:  # the key given, not read by the SDK: it is no longer in os.environ
+            self._client = openai.AsyncOpenAI(api_key=api_key)
         except openai.OpenAIError as err:
             raise ProviderError(f"openai: {err}") from err
 

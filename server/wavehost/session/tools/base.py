@@ -6,7 +6,6 @@ flag, and `filePath` for the file tools (an MCP tool's success is Claude Code's 
 result's content blocks or its structured result as JSON text).
 """
 
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from wavehost import environment
 from wavehost.hooks.outcome import Notice
 
 ToolKind = Literal["read", "edit", "execute"]  # what the permission mode looks at
@@ -43,7 +43,7 @@ class Workspace:
 
     def process_env(self) -> dict[str, str]:
         """The environment of a process a tool starts now (in `spawn_dir`)."""
-        base = dict(os.environ)
+        base = environment.inherited()
         return self.identity(base, self.spawn_dir()) if self.identity is not None else base
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from wavehost.environment import PROVIDER_SECRETS
 from wavehost.hooks import payloads as p
 from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import Event
@@ -43,6 +44,7 @@ REMOVED_ENV = frozenset(
         "COPILOT_API_URL",
         "COPILOT_HOOK_DIR",
         "WAVE_PROJECT_DIR",
+        *PROVIDER_SECRETS,  # wavehost's model keys (`environment`): ANTHROPIC_AUTH_TOKEN too
     }
 )
 REMOVED_PREFIXES = ("COPILOT_PROVIDER_",)

@@ -12,14 +12,14 @@ parent left them empty, `SNOW_CWD` = the hook's cwd; `LANG`/`LC_ALL` are `en_US.
 import hashlib
 import json
 import logging
-import os
 import shlex
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from wavehost import paths
+from wavehost import environment, paths
+from wavehost.environment import without_provider_keys
 from wavehost.hooks import payloads as p
 from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import Event, event_of
@@ -82,7 +82,9 @@ class SnowDialect:
         cwd = context.spawn_dir()
         # Placeholders are filled shell-quoted: the JSON holds what the model wrote.
         command = payloads.fill(handler.command, payloads.context(payload), shlex.quote)
-        env = identity_env(context.env_for(handler), payload.session_id, str(cwd))
+        # Snow hands its hooks no model key: nor do we (`environment`)
+        base = without_provider_keys(context.env_for(handler))
+        env = identity_env(base, payload.session_id, str(cwd))
         timeout = handler.timeout or DEFAULT_TIMEOUT
         return Launch((SHELL, "-c", command), cwd, env, timeout, OUTPUT_CAP)
 
@@ -109,7 +111,7 @@ class SnowDialect:
 
     def after(self, payload: p.HookInput, result: Outcome, context: HookContext) -> None:
         """`SNOW_DEBUG_HOOKS`: one JSON line per injection in `.snow/log/hooks-inject.txt`."""
-        env = context.base_env if context.base_env is not None else os.environ
+        env = context.base_env if context.base_env is not None else environment.inherited()
         if env.get("SNOW_DEBUG_HOOKS", "").strip().lower() not in DEBUG_VALUES:
             return
         injected = result.pending_context or "\n\n".join(result.prompt_prefix) or result.prompt
