@@ -135,12 +135,12 @@ class SettingsTabTest {
         assertEquals(listOf("tickets invalid", "memory notStarted"), statuses)
         val memory = "deepAll('[data-testid=mcp-server]').find(li => li.dataset.name === 'memory')"
         assertTrue("尚未启动（聊天会话启动它）" in text(s, page, "$memory.innerText"))
+        s.evaluate(page, "($memory.scrollIntoView(), true)")
+        s.painted(page)
+        s.screenshot(File(SCREENSHOTS, "jcef-settings-mcp-servers.png"))
         s.clickElement(page, "$memory.querySelector('[data-action=open-mcp]')", "memory's Open config file")
         waitUntil { s.events.any { it.name == "showDocument" } }
         assertEquals(ws.project.resolve(".mcp.json").toString(), s.events.first { it.name == "showDocument" }.detail)
-        s.evaluate(page, "$memory.scrollIntoView(); true")
-        s.painted(page)
-        s.screenshot(File(SCREENSHOTS, "jcef-settings-mcp-servers.png"))
         assertEquals(emptyList<String>(), s.consoleErrors)
     }
 
