@@ -756,14 +756,12 @@ def _snow_identity(session_id: str, base: Mapping[str, str], cwd: Path) -> dict[
 
 
 def mcp_servers(root: Path, home: Path | None, *, trusted: bool) -> McpConfig:
-    """The MCP servers a session of this project starts; what keeps the others out is logged."""
+    """The MCP servers a session of this project starts. A file that cannot be used is logged; a
+    wrong entry is told in the chat (a notice) and on the settings page, not at every start."""
     found = read_mcp_config(root, home=home, trusted=trusted)
     for file in found.files:
         if file.error:
             log.warning("MCP servers: %s: %s", file.path, file.error)
-    for server in found.servers:
-        if server.error:
-            log.warning("MCP server %s (%s): %s", server.name, server.path, server.error)
     untrusted = [s.name for s in found.servers if s.untrusted]
     if untrusted:
         log.info("MCP servers of an untrusted workspace, not started: %s", ", ".join(untrusted))
