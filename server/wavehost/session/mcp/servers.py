@@ -313,7 +313,7 @@ class McpConnection:
     def _transport(self, mcp: ModuleType, ended: anyio.Event) -> Any:
         config = self.config
         if config.transport == "http":
-            return _watched(self._http(mcp), ended)
+            return _watched(self._http(), ended)
         params = mcp.StdioServerParameters(
             command=config.command,
             args=list(config.args),
@@ -324,7 +324,7 @@ class McpConnection:
         return _stdio(mcp, params, self.name, self.stderr_tail, self.stderr_done, ended)
 
     @asynccontextmanager
-    async def _http(self, mcp: ModuleType) -> AsyncIterator[Any]:
+    async def _http(self) -> AsyncIterator[Any]:
         from mcp.client.streamable_http import streamable_http_client
         from mcp.shared._httpx_utils import create_mcp_http_client
 
