@@ -13,7 +13,6 @@ its own and the others still load.
 """
 
 import json
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wavehost import paths
+from wavehost.environment import inherited
 from wavehost.hooks.jsonpointer import pointer_join
 from wavehost.hooks.safe_read import read_json
 from wavehost.hooks.settings_files import kind_of, read_settings
@@ -211,7 +211,7 @@ def read_mcp_config(
     env: Mapping[str, str] | None = None,
 ) -> McpConfig:
     """The user's and the project's MCP servers. Never raises for what is in the files."""
-    environment = os.environ if env is None else env
+    environment = inherited() if env is None else env  # what the servers themselves get
     files: list[McpConfigFile] = []
     found: dict[str, McpServerConfig] = {}
     files_read = read_settings(None, home=home).files
