@@ -25,6 +25,17 @@ def checked_id(value: str, what: str = "session id") -> str:
     return value
 
 
+def outside(root: Path, path: Path) -> Path | None:
+    """Where `path` really leads (symlinks resolved) when that is not under `root`, else None:
+    a project's files must not lead out of it (a `.wave` linked to `/`, a settings file linked
+    to the user's)."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    return Path(real)
+
+
 def wave_home(home: Path | None = None) -> Path:
     return (home if home is not None else Path.home()) / WAVE_DIR
 

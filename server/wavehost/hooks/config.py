@@ -254,11 +254,12 @@ def read_config(
     dialect: DialectName,
     untrusted: bool = False,
     empty: Any = None,
+    within: Path | None = None,
 ) -> Loaded:
     """Read one JSON config file of another dialect safely (`safe_read`): a missing file is
     normal, anything else wrong is reported. A blank file reads as `empty`; the document may be
-    any JSON value (each dialect checks the shape it expects)."""
-    read = read_json(path)
+    any JSON value (each dialect checks the shape it expects). `within`: see `read_json`."""
+    read = read_json(path, within=within)
     if not read.exists:
         return Loaded(ConfigFile(source, path, False, False, dialect=dialect), None)
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)

@@ -20,13 +20,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from wavehost import paths
 from wavehost.hooks.jsonerror import JsonSyntax, locate
 from wavehost.hooks.jsonpointer import pointer_join
 
 MAX_CONFIG_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 64
 
-ProblemKind = Literal["permission", "io", "notRegular", "tooLarge", "encoding", "syntax", "depth"]
+ProblemKind = Literal[
+    "permission", "io", "notRegular", "tooLarge", "encoding", "syntax", "depth", "outside"
+]
 ReadWarning = tuple[str, str]  # (JSON pointer, message)
 
 _BOMS = (  # the 32-bit marks first: UTF-32-LE's starts with UTF-16-LE's
@@ -202,9 +205,15 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH) -> tuple[Any, tuple[ReadWarn
     return document, ()
 
 
-def read_json(path: Path, *, limit: int = MAX_CONFIG_BYTES) -> JsonRead:
+def read_json(path: Path, *, limit: int = MAX_CONFIG_BYTES, within: Path | None = None) -> JsonRead:
     """Read and parse one JSON config file. A missing file is `exists=False`; a whitespace-only
-    file is an empty object; anything else wrong is `problem`."""
+    file is an empty object; anything else wrong is `problem`. `within`: the folder the file
+    must really be in (a project's): one that leads out of it is not read."""
+    if within is not None and os.path.lexists(path):
+        leads = paths.outside(within, path)
+        if leads is not None:
+            message = f"cannot read: it leads out of the project (to {leads}), so it is not read"
+            return JsonRead(path, True, problem=Problem("outside", message))
     try:
         data, st = read_bytes(path, limit=limit)
     except (FileNotFoundError, NotADirectoryError):

@@ -130,12 +130,14 @@ def read_settings(
     claude = True
     for source, wave_path, claude_path in _paths(project_dir, home):
         applies = trusted or source == "user"
-        wave = SettingsFile(source, read_json(wave_path), applies)
+        within = None if source == "user" else project_dir  # a project's files stay in it
+        wave = SettingsFile(source, read_json(wave_path, within=within), applies)
         if source == "user":
             claude = dialect_on(wave.document, "claude")
         files.append(wave)
         if claude:
-            files.append(SettingsFile(source, read_json(claude_path), applies, "claude"))
+            claude_read = read_json(claude_path, within=within)
+            files.append(SettingsFile(source, claude_read, applies, "claude"))
     return WaveSettings(tuple(files))
 
 

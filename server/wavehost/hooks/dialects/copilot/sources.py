@@ -280,10 +280,14 @@ def _read_file(
     *,
     settings: bool = False,
     budget: CompileBudget | None = None,
+    within: Path | None = None,
 ) -> tuple[ConfigFile, _FileReader, Any]:
-    """The file as listed, its hooks, and its JSON (None when it is unusable)."""
+    """The file as listed, its hooks, and its JSON (None when it is unusable). `within`: the
+    project a project file must not lead out of."""
     reader = _FileReader(source, path, untrusted, settings, budget or CompileBudget())
-    loaded = read_config(source, path, dialect="copilot", untrusted=untrusted, empty={})
+    loaded = read_config(
+        source, path, dialect="copilot", untrusted=untrusted, empty={}, within=within
+    )
     document = loaded.document
     problem = _shape_error(document, settings) if document is not None else None
     if problem is None:
@@ -333,13 +337,17 @@ def handlers_in(source: Source, path: Path, document: Any) -> list[HookHandler]:
 
 
 def _tree(
-    source: Source, root: Path, untrusted: bool
+    source: Source, root: Path, untrusted: bool, within: Path | None = None
 ) -> Iterator[tuple[ConfigFile, _FileReader] | Diagnostic | Path]:
+    leads = paths.outside(within, root) if within is not None and root.exists() else None
+    if leads is not None:  # `.github/hooks` linked to `/`: nothing under it is the project's
+        yield Diagnostic(str(root), None, f"leads out of the project (to {leads}): not read")
+        return
     files, folders, cut = hook_files(root)
     yield from folders
     budget = CompileBudget()  # one for the tree: 256 files cannot each compile a budget's worth
     for path in files:
-        file, reader, _ = _read_file(source, path, untrusted, budget=budget)
+        file, reader, _ = _read_file(source, path, untrusted, budget=budget, within=within)
         yield file, reader
     if cut:
         message = (
@@ -361,8 +369,10 @@ def load(project_dir: Path | None, home: Path | None, trusted: bool) -> DialectS
         diagnostics.extend(reader.diagnostics)
 
     def folder(source: Source, root: Path) -> None:
-        folders.add(root)
-        for item in _tree(source, root, untrusted=not trusted and source == "project"):
+        within = project_dir if source == "project" else None
+        if within is None or paths.outside(within, root) is None:
+            folders.add(root)  # watched; never a folder outside the project
+        for item in _tree(source, root, not trusted and source == "project", within):
             if isinstance(item, Path):
                 folders.add(item)
             elif isinstance(item, Diagnostic):
@@ -372,7 +382,8 @@ def load(project_dir: Path | None, home: Path | None, trusted: bool) -> DialectS
 
     def settings(source: Source, path: Path) -> Any:
         untrusted = not trusted and source == "project"
-        file, reader, document = _read_file(source, path, untrusted, settings=True)
+        within = project_dir if source == "project" else None
+        file, reader, document = _read_file(source, path, untrusted, settings=True, within=within)
         add(file, reader)  # listed (and watched) even before it exists, as Wave's files are
         return None if untrusted else document
 

@@ -12,6 +12,7 @@ parent left them empty, `SNOW_CWD` = the hook's cwd; `LANG`/`LC_ALL` are `en_US.
 import hashlib
 import json
 import logging
+import os
 import shlex
 import time
 from collections.abc import Mapping, Sequence
@@ -131,7 +132,12 @@ class SnowDialect:
         target = paths.snow_inject_log(context.root)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            with target.open("a", encoding="utf-8") as file:
+            # Never through a link out of the project (`.snow/log` → `~`, the file → ~/.bashrc)
+            leads = paths.outside(context.root, target.parent)
+            if leads is not None:
+                raise OSError(f"{target.parent} leads out of the project (to {leads})")
+            fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as file:
                 file.write(json.dumps(line, ensure_ascii=False) + "\n")
         except OSError as err:
             log.warning("SNOW_DEBUG_HOOKS: cannot write %s: %s", target, err)

@@ -151,9 +151,9 @@ class _FileReader:
 
 
 def _read_file(
-    source: Source, path: Path, hook_type: str, untrusted: bool
+    source: Source, path: Path, hook_type: str, untrusted: bool, within: Path | None = None
 ) -> tuple[ConfigFile, _FileReader]:
-    loaded = read_config(source, path, dialect="snow", untrusted=untrusted, empty=[])
+    loaded = read_config(source, path, dialect="snow", untrusted=untrusted, empty=[], within=within)
     document = loaded.document
     reader = _FileReader(source, path, hook_type, untrusted)
     rules: list[Any] | None = None
@@ -206,9 +206,14 @@ def load(project_dir: Path | None, home: Path | None, trusted: bool) -> DialectS
             if not os.path.lexists(path):
                 continue
             untrusted = not trusted and source == "project"
-            file, reader = _read_file(source, path, hook_type, untrusted)
+            within = project_dir if source == "project" else None  # `.snow/hooks` linked out
+            file, reader = _read_file(source, path, hook_type, untrusted, within)
             files.append(file)
             handlers += reader.handlers
             diagnostics += reader.diagnostics
-    folders = frozenset(root for _, root in roots)
+    folders = frozenset(
+        root
+        for source, root in roots
+        if source != "project" or project_dir is None or paths.outside(project_dir, root) is None
+    )
     return DialectSources(tuple(handlers), tuple(files), tuple(diagnostics), folders)
