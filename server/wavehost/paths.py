@@ -106,6 +106,12 @@ def worktrees_dir(repo_top: Path) -> Path:
     return repo_top / WAVE_DIR / "worktrees"
 
 
+def claude_transcript_path(session_id: str, home: Path | None = None) -> Path:
+    """The session's conversation in Claude Code's JSONL format, for hooks that read that
+    (`"transcriptFormat": "claude-code"`): beside its JSON."""
+    return sessions_dir(home) / f"session_{session_id}.jsonl"
+
+
 def session_dir(session_id: str, home: Path | None = None) -> Path:
     """The folder of one session's files: subagent transcripts, the hooks' env file, large hook
     output."""

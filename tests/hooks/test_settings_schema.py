@@ -80,6 +80,7 @@ GOOD = {
     ),
     "a prompt hook": handler(type="prompt", prompt="Safe? $ARGUMENTS", model="m", timeout=9),
     "an agent hook": handler(type="agent", prompt="Did the tests pass?", timeout=60),
+    "Claude Code's transcript format": {"transcriptFormat": "claude-code"},
     "the user's http allow-lists": {
         "allowedHttpHookUrls": ["https://hooks.example.com/*"],
         "httpHookAllowedEnvVars": ["TOKEN"],
@@ -97,6 +98,7 @@ BAD = {
     "an unknown hook type": handler(type="webhook", command="x"),
     "an http hook without a url": handler(type="http", command="x"),
     "a prompt hook without a prompt": handler(type="prompt", command="x"),
+    "an unknown transcript format": {"transcriptFormat": "jsonl"},
     "an agent hook's timeout as text": handler(type="agent", prompt="x", timeout="9"),
     "an http hook's header as a number": handler(type="http", url="http://h/x", headers={"a": 1}),
     "args as one string": handler(type="command", command="python3", args="x.py"),

@@ -64,6 +64,7 @@ DiagnosticCode = Literal[
     "notStringList",
     "notStringMap",
     "notUrl",
+    "unknownValue",
     "unsupportedField",
     "ifNotForThisEvent",
     "switchNotBoolean",

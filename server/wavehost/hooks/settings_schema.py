@@ -289,6 +289,15 @@ class HookSettings(TypedDict):
             Field(description="User settings only: false turns that dialect's hook files off"),
         ]
     ]
+    transcriptFormat: NotRequired[
+        Annotated[
+            Literal["wave", "claude-code"],
+            Field(
+                description='What transcript_path points at: the session JSON ("wave", the '
+                'default) or the conversation in Claude Code\'s JSONL format ("claude-code")'
+            ),
+        ]
+    ]
     allowedHttpHookUrls: NotRequired[
         Annotated[
             list[str],

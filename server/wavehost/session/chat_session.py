@@ -43,7 +43,7 @@ from wavehost.hooks.settings_files import read_settings
 from wavehost.hooks.sources import load_hook_config
 from wavehost.plumbing import heap
 from wavehost.plumbing.task_group import OwnedTaskGroup
-from wavehost.session import compaction, transcript
+from wavehost.session import claude_transcript, compaction, transcript
 from wavehost.session.actor import Actor
 from wavehost.session.agent_loop import AgentLoop, LoopContext
 from wavehost.session.background import BackgroundTasks
@@ -186,6 +186,13 @@ class ChatSession:
             self.root, workdir if workdir.is_dir() else self.root, self.env_file
         )
         self.transcript_path = paths.transcript_path(self.id, config.home)
+        # What hooks read as `transcript_path`: this JSON, or Claude Code's JSONL of it
+        settings = read_settings(self.root, home=config.home, trusted=config.trusted)
+        export = None
+        hook_transcript = self.transcript_path
+        if settings.value(claude_transcript.SETTING) == claude_transcript.FORMAT:
+            hook_transcript = paths.claude_transcript_path(self.id, config.home)
+            export = claude_transcript.ClaudeTranscript(hook_transcript, self.id, config.entrypoint)
         engine = HookEngine(
             load_hook_config(
                 self.root, home=config.home, programmatic=config.hooks, trusted=config.trusted
@@ -206,7 +213,7 @@ class ChatSession:
         )
         self.hooks = SessionHooks(
             session_id=self.id,
-            transcript_path=self.transcript_path,
+            transcript_path=hook_transcript,
             root=self.root,
             workspace=self.workspace,
             permission_mode=self.permission_mode,
@@ -218,6 +225,7 @@ class ChatSession:
             entrypoint=config.entrypoint,
             effort=config.effort or effort_level(self.root, config.home, trusted=config.trusted),
             env_file=self.env_file,
+            export=export,
         )
         self.inbox = inbox
         self.tasks = tasks

@@ -30,6 +30,7 @@ from wavehost.hooks.models import HookModels
 from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.runner import HookContext, McpToolCaller
 from wavehost.session.actor import Actor
+from wavehost.session.claude_transcript import ClaudeTranscript
 from wavehost.session.conversation import Conversation
 from wavehost.session.messages import NoticeBlock, UserMessage
 from wavehost.session.tools import Workspace
@@ -71,6 +72,7 @@ class SessionHooks:
         entrypoint: str,
         effort: str | None = None,
         env_file: Path | None = None,
+        export: ClaudeTranscript | None = None,
     ) -> None:
         self.session_id = session_id
         self.transcript_path = transcript_path
@@ -85,6 +87,8 @@ class SessionHooks:
         self.entrypoint = entrypoint  # $CLAUDE_CODE_ENTRYPOINT: who runs the session
         self.effort = effort  # the reasoning effort level (payload `effort`, $CLAUDE_EFFORT)
         self.env_file = env_file  # $CLAUDE_ENV_FILE for the events that get it
+        # `transcript_path` in Claude Code's format: written before each hook runs
+        self.export = export
         self.prompt_id: str | None = None  # the user prompt whose turn runs (or ran last)
         self.mcp: McpToolCaller | None = None  # the session's MCP client, for mcp_tool hooks
         self._dispatches = itertools.count()
@@ -164,6 +168,8 @@ class SessionHooks:
         if not given and not self.engine.has_hooks(event, only):
             return self.engine.nothing(event)  # no process to start, no transcript to write
         self.conversation.save()  # hooks read transcript_path: it must show everything so far
+        if self.export is not None:
+            self.export.write(self.conversation.messages, self.workspace.cwd)
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
         context = self.context(Path(payload.cwd), event)
         handlers = await self.engine.select(event, subject_of(payload), payload)

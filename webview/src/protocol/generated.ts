@@ -547,6 +547,7 @@ export interface DiagnosticEntry {
     | "notStringList"
     | "notStringMap"
     | "notUrl"
+    | "unknownValue"
     | "unsupportedField"
     | "ifNotForThisEvent"
     | "switchNotBoolean"
@@ -1644,7 +1645,7 @@ export const LANGUAGE_RULE = {
 export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted"] as const;
 
 /** What a diagnostic is about (`DiagnosticEntry.code`): the page words each one. */
-export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","matcherOverBudget","handlersEmpty","handlerNotObject","unsupportedType","unknownType","typeNotForThisEvent","emptyText","invalidTimeout","notBoolean","notString","notStringList","notStringMap","notUrl","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
+export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","matcherOverBudget","handlersEmpty","handlerNotObject","unsupportedType","unknownType","typeNotForThisEvent","emptyText","invalidTimeout","notBoolean","notString","notStringList","notStringMap","notUrl","unknownValue","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
 
 /** The steps of "Why didn't my hook fire?" and the verdicts of its matcher cases. */
 export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","allowed","event","matcher","if","dedupe"] as const;

@@ -60,6 +60,9 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
     Event.PermissionRequest: _asking,
     Event.Stop: p.not_interrupted,
 }
+# `transcript_path`: the session JSON (seed 000's `.state.messages`) or Claude Code's JSONL
+TRANSCRIPT_FORMAT = "transcriptFormat"
+TRANSCRIPT_FORMATS = ("wave", "claude-code")
 # The events whose payload names a tool: the only ones a hook's `if` rule can be checked on.
 IF_EVENTS = (Event.PreToolUse, Event.PostToolUse, Event.PostToolUseFailure, Event.PermissionRequest)
 
@@ -348,6 +351,7 @@ def load(
     diagnostics += plugin_problems
     diagnostics += [d for reader in readers for d in reader.diagnostics]
     diagnostics += _switch_problems(settings) + dialect_problems + policy_problems
+    diagnostics += _value_problems(settings, TRANSCRIPT_FORMAT, TRANSCRIPT_FORMATS)
     disabled_by = _disabled_by(settings)
     return WaveSources(
         handlers=tuple(h for reader in readers for h in reader.handlers),
@@ -381,6 +385,22 @@ def _user_policy(
         None if urls is None else tuple(urls), None if names is None else frozenset(names)
     )
     return handler_types.UserPolicy(http), problems
+
+
+def _value_problems(settings: WaveSettings, key: str, values: tuple[str, ...]) -> list[Diagnostic]:
+    """A setting that is not one of its values (it is then not applied)."""
+    known = ", ".join(f'"{value}"' for value in values)
+    return [
+        Diagnostic(
+            str(file.path),
+            f"/{key}",
+            f'"{key}" must be one of {known}',
+            "unknownValue",
+            {"field": key, "values": known},
+        )
+        for file, value in settings.values(key)
+        if value not in values
+    ]
 
 
 def _disabled_by(settings: WaveSettings) -> Path | None:
