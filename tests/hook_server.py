@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 import anyio
 from anyio.abc import SocketStream
 
+from tests.loopback import listening
+
 
 @dataclass(frozen=True)
 class Request:
@@ -64,11 +66,6 @@ class HookServer:
 @asynccontextmanager
 async def hook_server(replies: dict[str, Reply] | None = None) -> AsyncIterator[HookServer]:
     server = HookServer(dict(replies or {}))
-    listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
-    server.port = listener.extra(anyio.abc.SocketAttribute.local_port)
-    async with listener, anyio.create_task_group() as group:
-        group.start_soon(listener.serve, server.handle)
-        try:
-            yield server
-        finally:
-            group.cancel_scope.cancel()
+    async with listening(server.handle) as port:
+        server.port = port
+        yield server

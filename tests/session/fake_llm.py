@@ -16,6 +16,7 @@ from typing import Any
 import anyio
 from anyio.abc import SocketStream
 
+from tests.loopback import listening
 from wavehost.session.providers.scripted import ScriptedTurn
 
 
@@ -212,11 +213,6 @@ async def serve(
 ) -> AsyncIterator[FakeLLM]:
     """Run a FakeLLM on a free 127.0.0.1 port for the duration of the block."""
     fake = FakeLLM(list(turns), respond)
-    listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
-    fake.port = listener.extra(anyio.abc.SocketAttribute.local_port)
-    async with listener, anyio.create_task_group() as group:
-        group.start_soon(listener.serve, fake.handle)
-        try:
-            yield fake
-        finally:
-            group.cancel_scope.cancel()
+    async with listening(fake.handle) as port:
+        fake.port = port
+        yield fake

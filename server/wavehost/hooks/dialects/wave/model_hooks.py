@@ -21,14 +21,14 @@ lets it end. Inside an agent hook's own subagent, prompt and agent hooks do not 
 """
 
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from wavehost.hooks.calls import Call, answered, failed
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import DiagnosticCode, HandlerSpec, HookHandler
-from wavehost.hooks.models import HookModelError, Judgement, Verification
+from wavehost.hooks.models import HookModelError, HookModels, Judgement, Verification
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun
 
@@ -165,10 +165,6 @@ def _spec(handler: HookHandler) -> ModelSpec:
     return spec
 
 
-def _skipped(handler: HookHandler) -> HookRun:
-    return answered(handler, 0, stderr="not run: a prompt or agent hook inside an agent hook")
-
-
 def prompt_call(
     handler: HookHandler, payload: HookInput, stdin: bytes, context: HookContext
 ) -> Call:
@@ -184,18 +180,14 @@ def prompt_call(
         model=spec.model,
     )
 
-    async def run() -> HookRun:
-        if in_hook_agent(payload):
-            return _skipped(handler)
-        if context.models is None:
-            return failed(handler, NO_MODEL.format(kind="prompt"))
+    async def ask(models: HookModels) -> HookRun:
         try:
-            reply = await context.models.judge(request)
+            reply = await models.judge(request)
         except HookModelError as err:
             return failed(handler, f"Hook evaluator API error: {err}")
         return judged(handler, event, reply)
 
-    return Call(run, handler.timeout or PROMPT_TIMEOUT)
+    return _call(handler, payload, context, ask, PROMPT_TIMEOUT)
 
 
 def judged(handler: HookHandler, event: Event, reply: str) -> HookRun:
@@ -237,13 +229,9 @@ def agent_call(
         model=spec.model,
     )
 
-    async def run() -> HookRun:
-        if in_hook_agent(payload):
-            return _skipped(handler)
-        if context.models is None:
-            return failed(handler, NO_MODEL.format(kind="agent"))
+    async def ask(models: HookModels) -> HookRun:
         try:
-            answer = await context.models.verify(request)
+            answer = await models.verify(request)
         except HookModelError as err:
             return failed(handler, f"Error executing agent hook: {err}")
         if answer is None:  # Claude Code: the hook is given up, as if cancelled
@@ -256,7 +244,27 @@ def agent_call(
         reason = answer.get("reason", "")
         return answered(handler, 2, stderr=f"Agent hook condition was not met: {reason}")
 
-    return Call(run, handler.timeout or AGENT_TIMEOUT)
+    return _call(handler, payload, context, ask, AGENT_TIMEOUT)
+
+
+def _call(
+    handler: HookHandler,
+    payload: HookInput,
+    context: HookContext,
+    ask: Callable[[HookModels], Awaitable[HookRun]],
+    timeout: float,
+) -> Call:
+    """The call a prompt or agent hook makes: not inside an agent hook's own subagent (no
+    loops), a non-blocking error without a model to ask, bounded by its timeout."""
+
+    async def run() -> HookRun:
+        if in_hook_agent(payload):
+            return answered(handler, 0, stderr="not run: a prompt or agent hook in an agent hook")
+        if context.models is None:
+            return failed(handler, NO_MODEL.format(kind=handler.kind))
+        return await ask(context.models)
+
+    return Call(run, handler.timeout or timeout)
 
 
 def _unfenced(text: str) -> str:
