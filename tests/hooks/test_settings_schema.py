@@ -23,6 +23,7 @@ def test_the_shipped_schema_is_what_the_models_generate() -> None:
     assert SHIPPED_SCHEMA.read_text(encoding="utf-8") == settings_schema_text()
 
 
+@pytest.mark.server  # the command line
 def test_settings_schema_command_prints_the_shipped_schema() -> None:
     printed = subprocess.run(
         [sys.executable, "-m", "wavehost", "settings-schema"],

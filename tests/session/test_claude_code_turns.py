@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.hooks_doc import hook, hooks_for, merge
 from tests.session.chat import (
     ChatRunner,
@@ -231,6 +233,7 @@ async def test_effort_is_the_effort_level_setting_and_the_environment_overrides_
 # Item 6: `chat -p` waits for its background hooks before it exits
 
 
+@pytest.mark.server  # the command line
 async def test_chat_p_waits_for_an_async_rewake_stop_hook_and_takes_its_wake_up(
     home: Path, project: Path
 ) -> None:
@@ -265,6 +268,7 @@ async def test_chat_p_waits_for_an_async_rewake_stop_hook_and_takes_its_wake_up(
     assert "found a hard-coded key in config.py" in woken
 
 
+@pytest.mark.server
 async def test_chat_p_without_background_hooks_exits_after_its_turn(
     home: Path, project: Path
 ) -> None:
