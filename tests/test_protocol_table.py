@@ -1,16 +1,17 @@
 """The method table is the one place method names and shell commands are spelled; everything
 else derives from it."""
 
+import importlib.util
 import re
 from pathlib import Path
 
 import pytest
 from pygls.lsp.server import LanguageServer
 
-from wavehost.language import language_of
+from wavehost.language import default_locale, environment_locale, language_of
 from wavehost.lsp.workspace import WorkspaceOptions
-from wavehost.protocol import table
-from wavehost.protocol.schema import model
+from wavehost.protocol import launch, table
+from wavehost.protocol.schema import model, protocol_schema
 
 REPO = Path(__file__).resolve().parents[1]
 # Where code that speaks the protocol lives; generated files (a GENERATED banner) are the table's.
@@ -131,9 +132,44 @@ def test_a_feature_that_misses_a_method_of_the_table_does_not_start() -> None:
         ("fr", "en"),  # the review's case: fr/de/no gave an English page but Chinese prompts
         ("de-DE", "en"),
         ("no", "en"),
-        (None, "zh"),
-        ("", "zh"),
+        ("C", "en"),  # the C / POSIX locale chooses no language: as none at all
+        (None, "en"),
+        ("", "en"),
     ],
 )
 def test_one_rule_picks_the_language(locale: str | None, language: str) -> None:
     assert language_of(locale) == language
+
+
+@pytest.mark.parametrize(
+    ("env", "locale"),
+    [
+        ({"LANG": "zh_CN.UTF-8"}, "zh-CN"),
+        ({"LANG": "C.UTF-8"}, None),  # the lead's case: English in every shell, not Chinese in one
+        ({"LANG": "POSIX"}, None),
+        ({"LC_ALL": "zh_TW.UTF-8", "LC_MESSAGES": "fr_FR", "LANG": "en_US.UTF-8"}, "zh-TW"),
+        ({"LC_ALL": "", "LC_MESSAGES": "fr_FR.UTF-8@euro", "LANG": "zh_CN"}, "fr-FR"),
+        ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, None),  # LC_ALL wins, and chooses no language
+        ({}, None),
+    ],
+)
+def test_the_environment_chooses_a_locale_as_posix_programs_read_it(
+    env: dict[str, str], locale: str | None
+) -> None:
+    assert environment_locale(env) == locale
+    assert default_locale(env) == (locale or "en")
+
+
+def test_the_launch_policy_is_the_launchers_own() -> None:
+    """The shells' policy names the bundle's launcher and its exit status as launch.py has them."""
+    launcher = REPO / "scripts" / "bundle" / launch.LAUNCHER
+    spec = importlib.util.spec_from_file_location("launcher", launcher)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.UNUSABLE == launch.UNUSABLE_EXIT
+    delays = launch.RESTART_DELAYS_MS
+    assert list(delays) == sorted(delays)
+    assert all(d > 0 for d in delays)
+    assert protocol_schema()["launch"]["restartDelaysMs"] == list(delays)

@@ -85,7 +85,31 @@ def generate(table: dict[str, Any]) -> str:
         lines.append(f"    /** {command['direction']}: {about} */")
         lines.append(f'    const val {constant(name, command)} = "{name}"')
     lines += ["}", ""]
+    lines += _launch_policy(table["launch"])
     return "\n".join(lines)
+
+
+def _launch_policy(policy: dict[str, Any]) -> list[str]:
+    """`object LaunchPolicy`: how the plugin starts and restarts the server (protocol.launch)."""
+    delays = ", ".join(f"{int(ms)}L" for ms in policy["restartDelaysMs"])
+    return [
+        "/** How the IDE shells start and restart `wavehost serve` (wavehost.protocol.launch). */",
+        "object LaunchPolicy {",
+        "    /** The bundle's launcher: `<python> BUNDLE/launch.py serve --stdio`. */",
+        f'    const val LAUNCHER = "{policy["launcher"]}"',
+        "    /** The launcher's exit status when the interpreter cannot run the bundle. */",
+        f"    const val UNUSABLE_EXIT = {int(policy['unusableExit'])}",
+        "    /** The wait before restart n after n crashes in a row (ms); then give up. */",
+        f"    val RESTART_DELAYS_MS: List<Long> = listOf({delays})",
+        "    /** A server that ran this long (ms) counts as healthy again. */",
+        f"    const val STABLE_MS = {int(policy['stableMs'])}L",
+        "    /** How long a start may take up to the LSP handshake (ms). */",
+        f"    const val START_TIMEOUT_MS = {int(policy['startTimeoutMs'])}L",
+        "    /** How long a server asked to stop may take before it is killed (ms). */",
+        f"    const val STOP_GRACE_MS = {int(policy['stopGraceMs'])}L",
+        "}",
+        "",
+    ]
 
 
 def main(argv: list[str]) -> int:

@@ -1,14 +1,17 @@
 /**
  * Decisions the extension makes when it starts the server, kept free of the `vscode` module so
  * they are tested on their own: which command runs, which folder is the project, what the user
- * is told when the server cannot start or stops, how long to wait before restarting it.
+ * is told when the server cannot start or stops, how long to wait before restarting it (the
+ * numbers: LAUNCH_POLICY, generated from the server's one policy).
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 
-/** launch.py's exit status for "this interpreter cannot run the bundle" (scripts/bundle/launch.py). */
-export const UNUSABLE = 3;
+import { LAUNCH_POLICY } from "./protocol";
+
+/** launch.py's exit status for "this interpreter cannot run the bundle" (one policy, generated). */
+export const UNUSABLE = LAUNCH_POLICY.unusableExit;
 
 export interface LaunchSettings {
   /** `wavehost.serverCommand`: overrides everything when not empty. */
@@ -33,8 +36,10 @@ export function chooseLaunch(settings: LaunchSettings, extensionDir: string): La
   if (custom.length > 0) {
     return { command: custom[0]!, args: custom.slice(1), bundled: false, origin: "wavehost.serverCommand" };
   }
-  const launcher = join(extensionDir, "server", "launch.py");
-  const serve = [launcher, "serve"];
+  // The bundle's launcher checks the interpreter and puts the bundle on sys.path inside the
+  // server process only: hooks and the Bash tool never inherit a PYTHONPATH into it.
+  const launcher = join(extensionDir, "server", LAUNCH_POLICY.launcher);
+  const serve = [launcher, "serve", "--stdio"];
   if (settings.interpreter.trim() !== "") {
     return { command: settings.interpreter.trim(), args: serve, bundled: true, origin: "wavehost.interpreter" };
   }
@@ -106,13 +111,13 @@ export function failureSentence(launch: Launch, exit: Exit): string {
   return `The wavehost server ${how}${said ? `: ${said}` : ""}.`;
 }
 
-/** Seconds to wait before restart number `attempt` (1-based) after a crash. */
-export function restartDelay(attempt: number): number {
-  return Math.min(30, 2 ** Math.max(0, attempt - 1));
+/**
+ * Milliseconds to wait before restart number `attempt` (1-based) after crashes in a row; null:
+ * give up and wait for the user. The one policy both IDE shells follow (LAUNCH_POLICY).
+ */
+export function restartDelay(attempt: number): number | null {
+  return LAUNCH_POLICY.restartDelaysMs[attempt - 1] ?? null;
 }
-
-/** The most crashes in a row before the extension stops restarting and waits for the user. */
-export const MAX_RESTARTS = 5;
 
 /**
  * Starts the server process and keeps the tail of its stderr (each line also goes to `log`), so

@@ -25,26 +25,23 @@ import {
   failureSentence,
   isPermanent,
   type Launch,
-  MAX_RESTARTS,
   type Project,
   restartDelay,
   startServer,
 } from "./activation";
-import { METHODS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from "./protocol";
+import { LAUNCH_POLICY, METHODS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from "./protocol";
 import { PageAnswerError, type Router, type ServerPort } from "./relay";
 import { interpreterOfPythonExtension } from "./python";
 import { STEPS, type Timeline } from "./timeline";
 
 export type HostState = "starting" | "ready" | "crashed" | "failed" | "stopped";
 
-/** A crash-free stretch this long (ms) forgets earlier crashes. */
-const STABLE_MS = 60_000;
 /** How long a page's request waits for a starting server (ms; the page gives up after 15 s). */
-const CONNECT_WAIT_MS = 30_000;
+const CONNECT_WAIT_MS = LAUNCH_POLICY.startTimeoutMs;
 /** How long a stop waits for a start under way to finish (ms). */
-const START_WAIT_MS = 30_000;
+const START_WAIT_MS = LAUNCH_POLICY.startTimeoutMs;
 /** How long a stopped server may take to exit before it is killed (ms). */
-const EXIT_GRACE_MS = 3_000;
+const EXIT_GRACE_MS = LAUNCH_POLICY.stopGraceMs;
 
 export class ServerHost implements vscode.Disposable {
   state: HostState = "stopped";
@@ -283,23 +280,23 @@ export class ServerHost implements vscode.Disposable {
       this.fail(sentence, true);
       return;
     }
-    if (Date.now() - this.readyAt > STABLE_MS) this.crashes = 0;
+    if (Date.now() - this.readyAt >= LAUNCH_POLICY.stableMs) this.crashes = 0;
     this.crashes++;
     this.client = undefined;
     this.child = undefined;
     this.firstList = undefined;
-    if (this.crashes > MAX_RESTARTS) {
-      this.fail(`${sentence} It crashed ${MAX_RESTARTS} times in a row; run "Wave: Restart Host" to try again.`, true);
+    const wait = restartDelay(this.crashes);
+    if (wait === null) {
+      this.fail(`${sentence} It crashed ${this.crashes} times in a row; run "Wave: Restart Host" to try again.`, true);
       return;
     }
-    const seconds = restartDelay(this.crashes);
     this.problem = sentence;
     this.setState("crashed");
     this.stopEmitter.fire(sentence);
     void vscode.window
-      .showWarningMessage(`${sentence} Restarting it in ${seconds} s; your chat is kept.`, "Show Log")
+      .showWarningMessage(`${sentence} Restarting it in ${wait / 1000} s; your chat is kept.`, "Show Log")
       .then((choice) => choice && this.log.show());
-    this.restartTimer = setTimeout(() => void this.start(), seconds * 1000);
+    this.restartTimer = setTimeout(() => void this.start(), wait);
   }
 
   private fail(sentence: string, tell: boolean): void {

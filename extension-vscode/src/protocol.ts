@@ -3,9 +3,9 @@
  * table (webview/src/protocol/generated.ts). No method name is spelled out in this extension.
  */
 
-import { METHODS, PROTOCOL_METHODS, SHELL_COMMANDS } from "../../webview/src/protocol/generated";
+import { LAUNCH_POLICY, METHODS, PROTOCOL_METHODS, SHELL_COMMANDS } from "../../webview/src/protocol/generated";
 
-export { METHODS, SHELL_COMMANDS as SHELL };
+export { LAUNCH_POLICY, METHODS, SHELL_COMMANDS as SHELL };
 export { parseEnvelope } from "../../webview/src/transport/envelope";
 export type { Envelope, ErrorObject, RequestId } from "../../webview/src/transport/envelope";
 

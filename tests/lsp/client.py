@@ -216,12 +216,13 @@ async def running_server(
     options: dict[str, Any] | None = None,
     capabilities: types.ClientCapabilities | None = None,
     prefix: list[str] | None = None,
+    env: dict[str, str] | None = None,
     **initialize: Any,
 ) -> AsyncIterator[HostClient]:
-    """Start `wavehost serve` with HOME set to the workspace's, and initialize it."""
+    """Start `wavehost serve` with HOME set to the workspace's (and `env`), and initialize it."""
     config = ClientServerConfig(
         server_command=[*(prefix or []), *SERVER],
-        server_env={**os.environ, "HOME": str(workspace.home)},
+        server_env={**os.environ, "HOME": str(workspace.home), **(env or {})},
         client_factory=HostClient,
     )
     client = await config.start()

@@ -29,11 +29,9 @@ def _settings(workspace: Workspace) -> None:
     workspace.write(workspace.plugin_hooks("kit"), {"hooks": {"Stop": [{"hooks": [hook("x")]}]}})
 
 
-async def test_new_hook_prompts_are_the_seed_texts_in_chinese_by_default(
-    workspace: Workspace,
-) -> None:
+async def test_new_hook_prompts_are_the_seed_texts_for_a_chinese_ui(workspace: Workspace) -> None:
     _settings(workspace)
-    async with running_server(workspace) as client:
+    async with running_server(workspace, locale="zh-CN") as client:
         user = await _prefill(client, action="new", source="user")
         project = await _prefill(client, action="new", source="project")
 
@@ -49,7 +47,7 @@ async def test_new_hook_prompts_are_the_seed_texts_in_chinese_by_default(
 
 async def test_edit_prompt_names_the_hook_and_its_file(workspace: Workspace) -> None:
     _settings(workspace)
-    async with running_server(workspace) as client:
+    async with running_server(workspace, locale="zh-CN") as client:
         listed = await client.list_hooks()
         guard = next(h for h in listed["hooks"] if h["command"] == "python3 guard.py")
         result = await _prefill(client, action="edit", source="user", id=guard["id"])
@@ -61,6 +59,23 @@ async def test_edit_prompt_names_the_hook_and_its_file(workspace: Workspace) -> 
         f"超时 10 秒；配置文件 {workspace.user_settings}"
     )
     assert result["configPath"] == str(workspace.user_settings)
+
+
+@pytest.mark.parametrize(
+    ("env", "prompt"),
+    [
+        ({"LANG": "zh_CN.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}, "帮我配一个用户级钩子"),
+        ({"LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}, "Help me set up a user-level hook"),
+    ],
+    ids=["zh_CN.UTF-8", "C.UTF-8"],
+)
+async def test_a_client_that_names_no_locale_gets_the_servers_environment_by_the_one_rule(
+    workspace: Workspace, env: dict[str, str], prompt: str
+) -> None:
+    _settings(workspace)
+    async with running_server(workspace, env=env) as client:
+        user = await _prefill(client, action="new", source="user")
+    assert user["prompt"].startswith(prompt)
 
 
 async def test_english_locales_get_english_prompts(workspace: Workspace) -> None:

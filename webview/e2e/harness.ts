@@ -123,13 +123,14 @@ export interface WebServer {
   stop(): Promise<void>;
 }
 
+/** `wavehost web` on the workspace; `locale` null: no --locale (the environment's, by the rule). */
 export async function startWeb(
   ws: Workspace,
-  locale = "zh-CN",
+  locale: string | null = "zh-CN",
   args: string[] = [],
   env: Record<string, string> = {},
 ): Promise<WebServer> {
-  const argv = ["web", "--project", ws.project, "--port", "0", "--locale", locale, ...args];
+  const argv = ["web", "--project", ws.project, "--port", "0", ...(locale === null ? [] : ["--locale", locale]), ...args];
   if (AS_ROOT) {
     const drop = `setpriv --reuid=${NOBODY} --regid=${NOBODY} --clear-groups`;
     argv.push("--serve-command", `${drop} ${PYTHON} -m wavehost serve`);

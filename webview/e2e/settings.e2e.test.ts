@@ -57,53 +57,76 @@ const tab = (page: Page, source: string) => page.locator(`[role=tab][data-source
 const panel = (page: Page, source: string) => page.locator(`[role=tabpanel][data-source=${source}]`);
 const rows = (page: Page, source: string) => panel(page, source).locator("li.hook:not(.broken)");
 
+describe("settings page: the UI language", () => {
+  // The one rule (wavehost.language): without --locale, browser mode takes the environment's
+  // (LC_ALL, LC_MESSAGES, LANG, as POSIX programs read them); the C locale chooses no language,
+  // which is English — in every shell, as the JetBrains preview and the server's texts.
+  for (const [lang, htmlLang, title] of [
+    ["zh_CN.UTF-8", "zh-CN", "用户级钩子"],
+    ["C.UTF-8", "en", "User hooks"],
+  ] as const) {
+    it(`follows the environment's locale when --locale is not given (LANG=${lang})`, async () => {
+      ws = standardWorkspace();
+      server = await e2e.web(ws, null, [], { LANG: lang, LC_ALL: "", LC_MESSAGES: "" });
+      const page = await e2e.browser.newPage({ viewport: { width: 1100, height: 760 } });
+      await page.goto(server.url);
+      await expect.poll(() => tab(page, "user").innerText()).toContain(title);
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(htmlLang);
+      // The server's texts follow the page: the New prompt is in its language.
+      await page.locator("[data-action=new]").click(); // the user tab's (the first with hooks)
+      await expect.poll(() => page.locator("wave-chat-panel textarea").inputValue(), { timeout: 30_000 }).toMatch(
+        htmlLang === "en" ? /^Help me set up a user-level hook/ : /^帮我配一个用户级钩子/,
+      );
+    });
+  }
+});
+
 describe("settings page: hooks tab", () => {
   it("shows the three source tabs with counts, rows, read-only plugin rows and problems with paths", async () => {
     ws = standardWorkspace();
     const { page, problems } = await openSettings();
 
     await expect.poll(() => tab(page, "user").innerText()).toContain("用户级钩子");
-    expect(await tab(page, "project").innerText()).toContain("项目级钩子");
-    expect(await tab(page, "plugin").innerText()).toContain("插件钩子");
-    expect(await page.getByTestId("count-user").innerText()).toBe("1");
-    expect(await page.getByTestId("count-project").innerText()).toBe("2 · ⚠ 1"); // 2 hooks, 1 broken entry
-    expect(await page.getByTestId("count-plugin").innerText()).toBe("1");
+    await expect.poll(() => tab(page, "project").innerText()).toContain("项目级钩子");
+    await expect.poll(() => tab(page, "plugin").innerText()).toContain("插件钩子");
+    await expect.poll(() => page.getByTestId("count-user").innerText()).toBe("1");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2 · ⚠ 1"); // 2 hooks, 1 broken entry
+    await expect.poll(() => page.getByTestId("count-plugin").innerText()).toBe("1");
 
     // User tab first: its row, with event summary, command, timeout and Edit/Delete.
     const userRow = rows(page, "user").first();
     await expect.poll(() => userRow.isVisible()).toBe(true);
-    const userText = await userRow.innerText();
-    const group = await panel(page, "user").getByTestId("group").innerText(); // rows are grouped by event
-    expect(group).toContain("Stop：1 个");
-    expect(group).toContain("智能体完成回复时");
-    expect(userText).toContain("notify-send done");
-    expect(userText).toContain("超时 5 秒");
-    expect(userText).toContain("~/.wave/settings.json"); // the absolute path on hover
-    expect(await userRow.getByTestId("row-path").getAttribute("title")).toBe(ws.userSettings);
-    expect(await userRow.locator("[data-action=edit]").count()).toBe(1);
+    const group = () => panel(page, "user").getByTestId("group").innerText(); // rows are grouped by event
+    await expect.poll(group).toContain("Stop：1 个");
+    await expect.poll(group).toContain("智能体完成回复时");
+    await expect.poll(() => userRow.innerText()).toContain("notify-send done");
+    await expect.poll(() => userRow.innerText()).toContain("超时 5 秒");
+    await expect.poll(() => userRow.innerText()).toContain("~/.wave/settings.json"); // the absolute path on hover
+    await expect.poll(() => userRow.getByTestId("row-path").getAttribute("title")).toBe(ws.userSettings);
+    await expect.poll(() => userRow.locator("[data-action=edit]").count()).toBe(1);
 
     // Keyboard: arrow keys move between tabs.
     await tab(page, "user").focus();
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("Enter");
     await expect.poll(() => rows(page, "project").first().isVisible()).toBe(true);
-    const projectTexts = await rows(page, "project").allInnerTexts();
-    expect(await rows(page, "project").first().getAttribute("data-event")).toBe("PreToolUse");
-    expect(projectTexts[0]).toContain("匹配器: Bash");
-    expect(projectTexts[0]).toContain("Refuses rm -rf");
-    expect(projectTexts[1]).toContain("Write|Edit");
-    expect(projectTexts[1]).toContain("异步");
+    const projectTexts = () => rows(page, "project").allInnerTexts();
+    await expect.poll(() => rows(page, "project").first().getAttribute("data-event")).toBe("PreToolUse");
+    await expect.poll(async () => (await projectTexts())[0]).toContain("匹配器: Bash");
+    await expect.poll(async () => (await projectTexts())[0]).toContain("Refuses rm -rf");
+    await expect.poll(async () => (await projectTexts())[1]).toContain("Write|Edit");
+    await expect.poll(async () => (await projectTexts())[1]).toContain("异步");
     const broken = panel(page, "project").locator("li.hook.broken");
-    expect(await broken.getAttribute("data-broken")).toBe("/hooks/PreToolUse/0/hooks/1/command");
-    expect(await broken.innerText()).toContain("\"command\" 必须是非空字符串");
+    await expect.poll(() => broken.getAttribute("data-broken")).toBe("/hooks/PreToolUse/0/hooks/1/command");
+    await expect.poll(() => broken.innerText()).toContain("\"command\" 必须是非空字符串");
     await page.screenshot({ path: join(SCREENSHOTS, "settings-project-tab.png"), fullPage: true });
 
     await tab(page, "plugin").click();
     const pluginRow = rows(page, "plugin").first();
     await expect.poll(() => pluginRow.isVisible()).toBe(true);
-    expect(await pluginRow.innerText()).toContain("插件：fmt");
-    expect(await pluginRow.locator("[data-action=edit], [data-action=delete]").count()).toBe(0);
-    expect(await page.locator("[data-action=new]").count()).toBe(0);
+    await expect.poll(() => pluginRow.innerText()).toContain("插件：fmt");
+    await expect.poll(() => pluginRow.locator("[data-action=edit], [data-action=delete]").count()).toBe(0);
+    await expect.poll(() => page.locator("[data-action=new]").count()).toBe(0);
     expect(problems).toEqual([]);
   });
 
@@ -111,10 +134,10 @@ describe("settings page: hooks tab", () => {
     ws = e2e.workspace();
     ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("true")] }] }));
     const { page, problems } = await openSettings("en-US");
-    expect(await tab(page, "user").innerText()).toContain("User hooks");
-    expect(await tab(page, "project").getAttribute("aria-selected")).toBe("true"); // the first with hooks
+    await expect.poll(() => tab(page, "user").innerText()).toContain("User hooks");
+    await expect.poll(() => tab(page, "project").getAttribute("aria-selected")).toBe("true"); // the first with hooks
     await tab(page, "user").click();
-    expect(await page.getByTestId("empty-user").innerText()).toContain("No user hooks yet");
+    await expect.poll(() => page.getByTestId("empty-user").innerText()).toContain("No user hooks yet");
     await tab(page, "plugin").click();
     await expect.poll(() => page.getByTestId("empty-plugin").isVisible()).toBe(true);
     expect(problems).toEqual([]);
@@ -130,8 +153,8 @@ describe("settings page: hooks tab", () => {
 
     await row.locator("[data-action=delete]").click();
     await expect.poll(() => dialog.isVisible()).toBe(true);
-    expect(await dialog.innerText()).toContain("PreToolUse (Bash)");
-    expect(await page.getByTestId("delete-path").innerText()).toBe(ws.projectSettings);
+    await expect.poll(() => dialog.innerText()).toContain("PreToolUse (Bash)");
+    await expect.poll(() => page.getByTestId("delete-path").innerText()).toBe(ws.projectSettings);
     await page.screenshot({ path: join(SCREENSHOTS, "settings-delete-dialog.png") });
     await dialog.locator("[data-action=cancel]").click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
@@ -141,7 +164,7 @@ describe("settings page: hooks tab", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => dialog.isVisible()).toBe(false);
     expect(readFileSync(ws.projectSettings, "utf8")).toBe(before);
-    expect(await page.getByTestId("count-project").innerText()).toBe("2 · ⚠ 1");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2 · ⚠ 1");
 
     await row.locator("[data-action=delete]").click();
     await dialog.locator("[data-action=confirm]").click();
@@ -149,7 +172,7 @@ describe("settings page: hooks tab", () => {
       .poll(() => page.getByTestId("toast-title").innerText())
       .toBe("已从 .wave/settings.json 删除钩子「PreToolUse (Bash)」。");
     await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("1 · ⚠ 1");
-    expect(await rows(page, "project").allInnerTexts()).toEqual([expect.stringContaining("./lint.sh")]);
+    await expect.poll(() => rows(page, "project").allInnerTexts()).toEqual([expect.stringContaining("./lint.sh")]);
     const after = JSON.parse(readFileSync(ws.projectSettings, "utf8"));
     expect(JSON.stringify(after)).not.toContain("./guard.sh");
     expect(JSON.stringify(after)).toContain("./lint.sh");
@@ -173,14 +196,14 @@ describe("settings page: hooks tab", () => {
     // The result is where the user looks (a toast that takes focus), with the file and what to do.
     const toast = page.getByTestId("toast");
     await expect.poll(() => toast.isVisible()).toBe(true);
-    expect(await page.getByTestId("toast-title").innerText()).toBe(
+    await expect.poll(() => page.getByTestId("toast-title").innerText()).toBe(
       "无法从 ~/.wave/settings.json 删除钩子「Stop」：配置文件是只读的，无法修改。",
     );
-    expect(await page.getByTestId("toast-todo").innerText()).toContain("chmod u+w");
-    expect(await page.getByTestId("toast-details").innerText()).toContain(ws.userSettings); // the server's words
-    expect(await toast.evaluate((el) => el.matches(":focus"))).toBe(true);
-    expect(await page.getByTestId("count-user").innerText()).toBe("1");
-    expect(await rows(page, "user").first().innerText()).toContain("notify-send done");
+    await expect.poll(() => page.getByTestId("toast-todo").innerText()).toContain("chmod u+w");
+    await expect.poll(() => page.getByTestId("toast-details").innerText()).toContain(ws.userSettings); // the server's words
+    await expect.poll(() => toast.evaluate((el) => el.matches(":focus"))).toBe(true);
+    await expect.poll(() => page.getByTestId("count-user").innerText()).toBe("1");
+    await expect.poll(() => rows(page, "user").first().innerText()).toContain("notify-send done");
     expect(readFileSync(ws.userSettings, "utf8")).toBe(before);
     await page.screenshot({ path: join(SCREENSHOTS, "settings-delete-failed.png"), fullPage: true });
   });
@@ -193,8 +216,8 @@ describe("settings page: hooks tab", () => {
 
     const input = page.locator("wave-chat-panel textarea");
     await expect.poll(() => input.inputValue()).toContain("帮我编辑钩子：把<事件/匹配/命令/超时>改成<新内容>");
-    expect(await page.getByTestId("viewer-path").innerText()).toBe(ws.projectSettings);
-    expect(await page.getByTestId("viewer-content").innerText()).toContain("./guard.sh");
+    await expect.poll(() => page.getByTestId("viewer-path").innerText()).toBe(ws.projectSettings);
+    await expect.poll(() => page.getByTestId("viewer-content").innerText()).toContain("./guard.sh");
 
     const open = frames.index((f) => f.dir === "sent" && f.data.method === "wave/openConfigFile");
     const openId = frames.frames[open]!.data.id;
@@ -225,7 +248,7 @@ describe("settings page: hooks tab", () => {
       .toBe("帮我在【my-app】新建钩子：<事件>时，<matcher 工具>，跑<命令>，<超时/异步>");
     await input.press("End");
     await input.pressSequentially(" 谢谢");
-    expect(await input.inputValue()).toMatch(/ 谢谢$/);
+    await expect.poll(() => input.inputValue()).toMatch(/ 谢谢$/);
     expect(problems).toEqual([]);
   });
 
@@ -259,36 +282,36 @@ describe("settings page: hooks tab", () => {
     ]);
     const { page, problems } = await openSettings();
     await tab(page, "project").click();
-    expect(await page.getByTestId("count-project").innerText()).toBe("4");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("4");
     const row = (text: string) => rows(page, "project").filter({ hasText: text });
     const group = (event: string) => panel(page, "project").locator(`[data-testid=group][data-event=${event}]`);
     // Every dialect is listed, each row with its badge and its file relative to the project.
-    expect(await rows(page, "project").locator("[data-testid=dialect]").allInnerTexts()).toEqual(
+    await expect.poll(() => rows(page, "project").locator("[data-testid=dialect]").allInnerTexts()).toEqual(
       expect.arrayContaining(["格式：Wave", "格式：Copilot CLI", "格式：Snow CLI"]),
     );
-    expect(await row("./wave-stop.sh").getByTestId("dialect").innerText()).toBe("格式：Wave");
-    expect(await row("./wave-stop.sh").getByTestId("row-path").innerText()).toBe(".wave/settings.json");
+    await expect.poll(() => row("./wave-stop.sh").getByTestId("dialect").innerText()).toBe("格式：Wave");
+    await expect.poll(() => row("./wave-stop.sh").getByTestId("row-path").innerText()).toBe(".wave/settings.json");
     for (const command of ["./guard.sh", "./audit.sh"]) {
-      expect(await row(command).getByTestId("dialect").innerText()).toBe("格式：Copilot CLI");
-      expect(await row(command).getByTestId("row-path").innerText()).toBe(".github/hooks/team.json");
-      expect(await row(command).getByTestId("row-path").getAttribute("title")).toBe(copilot); // the absolute path on hover
-      expect(await row(command).getAttribute("data-event")).toBe("preToolUse");
+      await expect.poll(() => row(command).getByTestId("dialect").innerText()).toBe("格式：Copilot CLI");
+      await expect.poll(() => row(command).getByTestId("row-path").innerText()).toBe(".github/hooks/team.json");
+      await expect.poll(() => row(command).getByTestId("row-path").getAttribute("title")).toBe(copilot); // the absolute path on hover
+      await expect.poll(() => row(command).getAttribute("data-event")).toBe("preToolUse");
     }
     // Copilot's event heads its group, with the catalogue's summary of the event it runs on.
-    expect(await group("preToolUse").innerText()).toContain("preToolUse：2 个");
-    expect(await group("preToolUse").innerText()).toContain("工具调用前");
+    await expect.poll(() => group("preToolUse").innerText()).toContain("preToolUse：2 个");
+    await expect.poll(() => group("preToolUse").innerText()).toContain("工具调用前");
     const snowRow = row("下一步？");
-    expect(await snowRow.getByTestId("dialect").innerText()).toBe("格式：Snow CLI");
-    expect(await snowRow.innerText()).toContain("提示（询问用户）");
-    expect(await snowRow.getByTestId("row-path").innerText()).toBe(".snow/hooks/onStop.json");
-    expect(await snowRow.getByTestId("row-path").getAttribute("title")).toBe(snow);
-    expect(await group("onStop").innerText()).toContain("onStop：1 个");
-    expect(await group("onStop").innerText()).toContain("智能体完成回复时");
+    await expect.poll(() => snowRow.getByTestId("dialect").innerText()).toBe("格式：Snow CLI");
+    await expect.poll(() => snowRow.innerText()).toContain("提示（询问用户）");
+    await expect.poll(() => snowRow.getByTestId("row-path").innerText()).toBe(".snow/hooks/onStop.json");
+    await expect.poll(() => snowRow.getByTestId("row-path").getAttribute("title")).toBe(snow);
+    await expect.poll(() => group("onStop").innerText()).toContain("onStop：1 个");
+    await expect.poll(() => group("onStop").innerText()).toContain("智能体完成回复时");
     await page.screenshot({ path: join(SCREENSHOTS, "settings-dialects.png"), fullPage: true });
 
     const dialog = page.getByTestId("delete-dialog");
     await rows(page, "project").filter({ hasText: "./guard.sh" }).locator("[data-action=delete]").click();
-    expect(await page.getByTestId("delete-path").innerText()).toBe(copilot);
+    await expect.poll(() => page.getByTestId("delete-path").innerText()).toBe(copilot);
     await dialog.locator("[data-action=confirm]").click();
     await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("3");
     expect(JSON.parse(readFileSync(copilot, "utf8"))).toEqual({ version: 1, hooks: { preToolUse: [{ bash: "./audit.sh" }] } });
@@ -357,13 +380,13 @@ describe("settings page: hooks tab", () => {
     await server!.stop();
     const banner = page.getByTestId("gone");
     await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain("wavehost 已停止运行，此页面暂时无法修改任何内容。");
-    expect(await banner.innerText()).toContain("重新启动 wavehost");
+    await expect.poll(() => banner.innerText()).toContain("重新启动 wavehost");
     // Nothing that needs the server can be clicked any more.
     for (const action of ["delete", "edit", "test", "new"]) {
       const button = page.locator(`[data-action=${action}]`).first();
       expect(await button.evaluate((b) => b.hasAttribute("disabled")), action).toBe(true);
     }
-    expect(await page.locator("[data-action=reload]").isVisible()).toBe(true);
+    await expect.poll(() => page.locator("[data-action=reload]").isVisible()).toBe(true);
   });
 
   it("is refused without the token, in a fresh browser profile", async () => {
@@ -373,7 +396,7 @@ describe("settings page: hooks tab", () => {
     const page = await context.newPage();
     const response = await page.goto(server.address);
     expect(response?.status()).toBe(403);
-    expect(await page.locator("body").innerText()).toContain("wavehost web needs its token");
+    await expect.poll(() => page.locator("body").innerText()).toContain("wavehost web needs its token");
     await context.close();
   });
 

@@ -130,10 +130,16 @@ export async function generate() {
     "",
     "/** The locale → UI language rule (wavehost.language): apply it with `languageOf` in i18n.ts. */",
     `export const LANGUAGE_RULE = ${JSON.stringify(
-      { languages: schema.language.languages, unset: schema.language.unset, fallback: schema.language.fallback },
+      { languages: schema.language.languages, fallback: schema.language.fallback },
       null,
       2,
     )} as const;`,
+    "",
+    "/**",
+    " * How the IDE shells start and restart `wavehost serve` (wavehost.protocol.launch): the",
+    " * bundle's launcher, its exit status for an interpreter that cannot run it, the restart waits.",
+    " */",
+    `export const LAUNCH_POLICY = ${JSON.stringify(schema.launch, null, 2)} as const;`,
     "",
     "/** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */",
     `export const SETTINGS_ERROR_REASONS = ${JSON.stringify(

@@ -227,11 +227,11 @@ describe("strings", () => {
 });
 
 describe("host locale", () => {
-  it("follows the server's one rule: zh locales Chinese, any other English, none Chinese", async () => {
+  it("follows the server's one rule: zh locales Chinese, any other (C too) English, none English", async () => {
     const { langFor } = await import("../src/i18n");
     expect(["zh-CN", "zh", "zh-TW", "ZH-cn", "zh_Hant"].map(langFor)).toEqual(["zh", "zh", "zh", "zh", "zh"]);
     expect(["en-US", "en_GB", "fr", "de-DE", "no", "nb-NO"].map(langFor)).toEqual(["en", "en", "en", "en", "en", "en"]);
-    // No locale at all: the product's own language, as the server's prefill prompts.
-    expect(["", " ", null, undefined].map(langFor)).toEqual(["zh", "zh", "zh", "zh"]);
+    // The C locale and no locale at all choose no language: English, as the server's prompts.
+    expect(["C", "", " ", null, undefined].map(langFor)).toEqual(["en", "en", "en", "en", "en"]);
   });
 });

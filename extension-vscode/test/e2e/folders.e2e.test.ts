@@ -44,7 +44,9 @@ beforeAll(async () => {
   hookFile(alpha, "alpha-hook");
   hookFile(beta, "beta-hook");
   writeJson(join(beta, "notes.json"), { a: 1 });
-  server = await CodeServer.start({ home });
+  // An environment in another language than the IDE's: the pages follow the IDE (the one rule:
+  // an IDE's display language wins; the environment is for shells without one).
+  server = await CodeServer.start({ home, env: { LANG: "zh_CN.UTF-8", LC_ALL: "", LC_MESSAGES: "" } });
   browser = await launchBrowser();
 });
 
@@ -75,7 +77,8 @@ describe("the project of a window", () => {
     await waitForExtension(page);
     const settings = await settingsPage();
     await settings.getByText("Current project: alpha").waitFor({ timeout: 30_000 });
-    expect(await settings.getByTestId("count-project").innerText()).toBe("1");
+    await expect.poll(() => settings.evaluate(() => document.documentElement.lang)).toBe("en"); // the IDE's, not LANG's
+    await expect.poll(() => settings.getByTestId("count-project").innerText()).toBe("1");
     await hostReady();
     await screenshot(page, "20-multi-root-first-folder");
   });
@@ -107,7 +110,7 @@ describe("the project of a window", () => {
       await hostReady();
       // A restart asked for while the first start is under way is not an error for the user.
       const errors = page.locator(".notifications-toasts .notification-list-item", { hasText: /couldn't create connection|connection got disposed/ });
-      expect(await errors.count()).toBe(0);
+      await expect.poll(() => errors.count()).toBe(0);
       await screenshot(page, "21-multi-root-active-editor-folder");
     } catch (err) {
       throw await explainFailure(page, server, "21-multi-root-active-editor-folder", err);
@@ -120,8 +123,8 @@ describe("the project of a window", () => {
     await waitForExtension(page);
     const settings = await settingsPage();
     await settings.getByText("Current project: no folder open").waitFor({ timeout: 30_000 });
-    expect(await settings.getByTestId("count-user").innerText()).toBe("1");
-    expect(await settings.getByTestId("count-project").innerText()).toBe("0");
+    await expect.poll(() => settings.getByTestId("count-user").innerText()).toBe("1");
+    await expect.poll(() => settings.getByTestId("count-project").innerText()).toBe("0");
     await screenshot(page, "22-no-folder");
   });
 });

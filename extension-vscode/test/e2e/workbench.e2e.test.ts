@@ -9,8 +9,8 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
@@ -36,14 +36,20 @@ const project = join(tempDir("project"), "demo-project");
 const userSettings = join(home, ".wave", "settings.json");
 const projectSettings = join(project, ".wave", "settings.json");
 
+const HOOK_ENV = "session-start-env.txt";
+const HOOK_PATH = "session-start-path.json";
+
 let server: CodeServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   cpSync(DEMO, project, { recursive: true });
+  // The user's hook also writes down what it inherits: the bundled server's libraries must not
+  // reach it, nor a Python it starts (the launcher sets sys.path inside the server only).
+  const report = `env > "$HOME/${HOOK_ENV}"; python3 -c 'import json, sys; print(json.dumps(sys.path))' > "$HOME/${HOOK_PATH}"`;
   writeJson(userSettings, {
-    hooks: { SessionStart: [{ hooks: [{ type: "command", command: "echo user-hook", description: "Says hello" }] }] },
+    hooks: { SessionStart: [{ hooks: [{ type: "command", command: `${report}; echo user-hook`, description: "Says hello" }] }] },
     // Listed beside the hooks, never started: its URL needs a variable nobody set.
     mcpServers: { tickets: { type: "http", url: "${TICKETS_URL}/mcp" } },
   });
@@ -202,9 +208,9 @@ describe("wavehost in a real VS Code", () => {
 
   it("runs each command from the palette: settings lists the hooks by source, chat, log, restart", async () => {
     const settings = await openSettings();
-    expect(await settings.getByTestId("count-user").innerText()).toBe("1");
-    expect(await settings.getByTestId("count-project").innerText()).toBe("4");
-    expect(await settings.getByTestId("count-plugin").innerText()).toBe("0");
+    await expect.poll(() => settings.getByTestId("count-user").innerText()).toBe("1");
+    await expect.poll(() => settings.getByTestId("count-project").innerText()).toBe("4");
+    await expect.poll(() => settings.getByTestId("count-plugin").innerText()).toBe("0");
     await settings.getByText("Current project: demo-project").waitFor();
     await screenshot(page, "01-settings-user-hooks");
     const mcp = settings.getByTestId("mcp-server");
@@ -246,6 +252,20 @@ describe("wavehost in a real VS Code", () => {
     await screenshot(page, "05-restarted");
   });
 
+  it("starts the server through the bundle's launcher, and its hooks inherit none of the bundle", async () => {
+    await runCommand(page, "Wave: Open Chat");
+    await liveChat(); // its session has started: the user's SessionStart hook ran
+    await expect.poll(() => existsSync(join(home, HOOK_PATH)) && readFileSync(join(home, HOOK_PATH), "utf8").trim() !== "", { timeout: 60_000 }).toBe(true);
+    const command = readFileSync(`/proc/${serverPid()}/cmdline`, "utf8").split("\0").filter(Boolean);
+    expect(command.slice(1)).toEqual([expect.stringMatching(/\/server\/launch\.py$/), "serve", "--stdio"]);
+    const bundle = dirname(command[1]!);
+    const environment = readFileSync(join(home, HOOK_ENV), "utf8").split("\n");
+    expect(environment.filter((line) => line.startsWith("PYTHONPATH=") && line.includes(bundle))).toEqual([]);
+    expect(environment.some((line) => line.startsWith("CLAUDE_PROJECT_DIR="))).toBe(true); // a hook's environment
+    const path = JSON.parse(readFileSync(join(home, HOOK_PATH), "utf8")) as string[];
+    expect(path.filter((entry) => entry.includes(bundle))).toEqual([]);
+  });
+
   it("a chat turn fires the PreToolUse hook that blocks, and the block is shown", async () => {
     const { blocked } = await converse();
     expect(blocked).toContain("PreToolUse:Bash hook error: Refusing a destructive command");
@@ -259,9 +279,9 @@ describe("wavehost in a real VS Code", () => {
     const settings = await waveFrame(page, "settings");
     const revealed = settings.locator("li.hook[data-revealed]");
     await revealed.waitFor({ timeout: 60_000 });
-    expect(await revealed.innerText()).toContain("guard-bash.py");
-    expect(await revealed.getAttribute("data-event")).toBe("PreToolUse");
-    expect(await settings.locator("[role=tab][data-source=project]").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => revealed.innerText()).toContain("guard-bash.py");
+    await expect.poll(() => revealed.getAttribute("data-event")).toBe("PreToolUse");
+    await expect.poll(() => settings.locator("[role=tab][data-source=project]").getAttribute("aria-selected")).toBe("true");
     await screenshot(page, "12-show-in-settings");
   });
 
@@ -291,7 +311,7 @@ describe("wavehost in a real VS Code", () => {
       })
       .toBe("settings.json");
     await expect.poll(() => hasWaveFrame(page, "settings"), { timeout: 30_000 }).toBe(false);
-    expect(await page.locator(".tabs-container .tab", { hasText: "Wave Hooks" }).count()).toBe(0);
+    await expect.poll(() => page.locator(".tabs-container .tab", { hasText: "Wave Hooks" }).count()).toBe(0);
     const chat = await waveFrame(page, "chat");
     await expect
       .poll(() => chat.locator("textarea").inputValue(), { timeout: 30_000 })
@@ -337,7 +357,7 @@ describe("wavehost in a real VS Code", () => {
     await before.evaluate(() => ((window as { wavehostOld?: boolean }).wavehostOld = true));
     process.kill(serverPid(), "SIGKILL");
     await page.locator(".notifications-toasts", { hasText: "Restarting it in" }).waitFor({ timeout: 30_000 });
-    expect(await hostState()).toMatch(/crashed|starting|ready/);
+    await expect.poll(() => hostState()).toMatch(/crashed|starting|ready/);
     await screenshot(page, "13-server-killed");
     await expect.poll(hostState, { timeout: 60_000 }).toBe("ready");
     // The new chat page (looked up anew each time: frames come and go while it loads) shows the
@@ -383,7 +403,7 @@ describe("wavehost in a real VS Code", () => {
       for (const action of ["edit", "delete", "test", "why"]) {
         expect(await row.locator(`[data-action=${action}]`).isDisabled(), action).toBe(true);
       }
-      expect(await settings.locator("[data-action=new]:visible").getAttribute("disabled")).not.toBeNull();
+      await expect.poll(() => settings.locator("[data-action=new]:visible").getAttribute("disabled")).not.toBeNull();
       await screenshot(page, "15-server-stopped-settings-says-so");
     } finally {
       renameSync(`${launcher}.away`, launcher);

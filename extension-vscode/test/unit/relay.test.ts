@@ -3,7 +3,7 @@
  * spoken to over vscode-jsonrpc (the library vscode-languageclient is built on).
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -18,7 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { chooseLaunch, chooseProject, failureSentence, restartDelay, startServer, UNUSABLE } from "../../src/activation";
-import { METHODS, PAGE_REQUESTS, SERVER_NOTIFICATIONS, SHELL, SHELL_ONLY } from "../../src/protocol";
+import { LAUNCH_POLICY, METHODS, PAGE_REQUESTS, SERVER_NOTIFICATIONS, SHELL, SHELL_ONLY } from "../../src/protocol";
 import { PROTOCOL_METHODS } from "../../../webview/src/protocol/generated";
 import { type Envelope } from "../../src/protocol";
 import { PageRelay, Router } from "../../src/relay";
@@ -228,8 +228,12 @@ describe("activation logic", () => {
     expect(chooseProject([], undefined)).toEqual({ dir: null, why: "no folder is open: only user hooks are listed" });
   });
 
-  it("backs off 1, 2, 4 … up to 30 s", () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map(restartDelay)).toEqual([1, 2, 4, 8, 16, 30, 30]);
+  it("backs off 1, 2, 4, 8, 16 s, then gives up: the one policy, as the server exports it", () => {
+    expect([1, 2, 3, 4, 5, 6].map(restartDelay)).toEqual([1000, 2000, 4000, 8000, 16000, null]);
+    const exported = JSON.parse(
+      execFileSync(join(REPO, ".venv", "bin", "python"), ["-m", "wavehost", "protocol-schema"], { encoding: "utf8" }),
+    ).launch;
+    expect(LAUNCH_POLICY).toEqual(exported); // generated from the server's policy, not a copy
   });
 
   it("explains a missing interpreter in one sentence", async () => {

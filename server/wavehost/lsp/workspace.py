@@ -12,6 +12,7 @@ from lsprotocol.types import InitializeParams
 from pydantic import ValidationError
 from pygls.uris import to_fs_path
 
+from wavehost.language import environment_locale
 from wavehost.protocol.workspace import InitializationOptions
 
 
@@ -30,7 +31,8 @@ def options_of(params: InitializeParams) -> WorkspaceOptions:
     project = _path(options.project_dir) if options.project_dir else _workspace_dir(params)
     return WorkspaceOptions(
         project_dir=(project or Path.cwd()).resolve(),
-        locale=options.locale or params.locale,
+        # A client that names no locale: the server's environment's (wavehost.language's rule).
+        locale=options.locale or params.locale or environment_locale(),
         trusted=options.trusted,
         hooks=options.hooks,
         warnings=tuple(warnings),

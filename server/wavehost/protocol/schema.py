@@ -10,6 +10,7 @@ plugin's Kotlin), so its shape is a contract too (docs/protocol.md describes it)
     shellCommands       {name: {constant, direction, description, args: {$ref}}}
     initializationOptions, errorData, chatErrorData     {$ref}
     language            the locale → UI language rule (see wavehost.language)
+    launch              how the IDE shells start and restart the server (protocol.launch)
 
 A model is described as it is read where the server reads it (params of client→server methods,
 results of server→client requests, page→shell args) and as it is written elsewhere: written
@@ -23,6 +24,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from wavehost import language
 from wavehost.protocol import table
+from wavehost.protocol.launch import launch_policy
 from wavehost.wire import WireModel
 
 _MODULES = (
@@ -105,9 +107,9 @@ def protocol_schema() -> dict[str, Any]:
     schema["chatErrorData"] = refs[(ChatErrorData, "serialization")]
     schema["language"] = {
         "languages": list(language.LANGUAGES),
-        "unset": language.UNSET,
         "fallback": language.FALLBACK,
         "rule": "the locale's primary subtag (case-insensitive, `_` as `-`) if it is one of "
-        "`languages`; `fallback` for any other locale; `unset` when there is none",
+        "`languages`; `fallback` for any other locale, the C / POSIX locale, and none at all",
     }
+    schema["launch"] = launch_policy()
     return schema

@@ -19,6 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from wavehost import environment
+from wavehost.language import default_locale
 from wavehost.web.auth import TOKEN_ENV, TokenAuth, check_token, new_token, redacted
 from wavehost.web.shell import BrowserShell, Page
 
@@ -163,14 +164,6 @@ def check_dist(dist: Path) -> None:
     raise FileNotFoundError(f"the webview is not built: {dist / 'index.html'} is missing; {fix}")
 
 
-def default_locale() -> str:
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(name, "")
-        if value and value not in ("C", "POSIX") and not value.startswith("C."):
-            return value.split(".")[0].replace("_", "-")
-    return "en"
-
-
 def _local_names(port: int) -> set[str]:
     return {f"{HOST}:{port}", f"localhost:{port}"}
 
@@ -287,7 +280,8 @@ async def start(
     auth = TokenAuth(check_token(token) if token is not None else new_token())
     # `serve` gets the environment without wavehost's own secret (its provider keys it needs)
     env = env if env is not None else environment.inherited()
-    shell = BrowserShell(project, locale or default_locale(), serve, env=env, trusted=trusted)
+    # The UI language's rule (wavehost.language): --locale, else the environment's.
+    shell = BrowserShell(project, locale or default_locale(env), serve, env=env, trusted=trusted)
     guard = ConnectionGuard()
     app = create_app(shell, dist or default_dist(), auth, port, guard)
     runner = _GuardedRunner(app, guard, access_log=None)

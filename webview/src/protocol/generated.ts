@@ -1637,8 +1637,26 @@ export const LANGUAGE_RULE = {
     "zh",
     "en"
   ],
-  "unset": "zh",
   "fallback": "en"
+} as const;
+
+/**
+ * How the IDE shells start and restart `wavehost serve` (wavehost.protocol.launch): the
+ * bundle's launcher, its exit status for an interpreter that cannot run it, the restart waits.
+ */
+export const LAUNCH_POLICY = {
+  "launcher": "launch.py",
+  "unusableExit": 3,
+  "restartDelaysMs": [
+    1000,
+    2000,
+    4000,
+    8000,
+    16000
+  ],
+  "stableMs": 60000,
+  "startTimeoutMs": 30000,
+  "stopGraceMs": 3000
 } as const;
 
 /** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */

@@ -9,6 +9,7 @@ import dev.wavehost.jetbrains.core.launcher.ServerLauncher
 import dev.wavehost.jetbrains.core.lsp.ServerCallbacks
 import dev.wavehost.jetbrains.core.lsp.ServerConnection
 import dev.wavehost.jetbrains.core.lsp.SessionOptions
+import dev.wavehost.jetbrains.core.protocol.LaunchPolicy
 import dev.wavehost.jetbrains.core.protocol.ProtocolTable
 import dev.wavehost.jetbrains.core.relay.PageHandle
 import dev.wavehost.jetbrains.core.relay.PageLink
@@ -50,7 +51,7 @@ data class HostConfig(
     val theme: IdeTheme = IdeTheme(emptyMap()),
     val clientName: String = "wavehost JetBrains",
     val backoff: Backoff = Backoff(),
-    val initializeTimeout: Duration = Duration.ofSeconds(30),
+    val initializeTimeout: Duration = Duration.ofMillis(LaunchPolicy.START_TIMEOUT_MS),
 )
 
 /** A page the glue put in a browser: route its messages to [handle], serve [resources] for it. */
@@ -169,8 +170,13 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
         connection = null
         this.process = null
         val tail = synchronized(stderrTail) { stderrTail.joinToString("\n") }
-        val reason = ServerLauncher.explainExit(process.exitValue(), tail, interpreter)
+        val bundled = config.launch.command == null && config.launch.bundle != null
+        val reason = ServerLauncher.explainExit(process.exitValue(), tail, interpreter, bundled)
         relay.serverDown(reason)
+        if (bundled && process.exitValue() == LaunchPolicy.UNUSABLE_EXIT) {
+            fail(reason) // this interpreter cannot run the bundle: a restart would fail the same way
+            return
+        }
         failures = config.backoff.failuresAfter(failures, Duration.between(startedAt, Instant.now()))
         val delay = config.backoff.delay(failures)
         if (delay == null) {
@@ -187,9 +193,9 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
         connection?.shutdown()
         connection = null
         process?.let { p ->
-            if (!p.waitFor(3, TimeUnit.SECONDS)) {
+            if (!p.waitFor(LaunchPolicy.STOP_GRACE_MS, TimeUnit.MILLISECONDS)) {
                 p.destroy()
-                if (!p.waitFor(3, TimeUnit.SECONDS)) p.destroyForcibly()
+                if (!p.waitFor(LaunchPolicy.STOP_GRACE_MS, TimeUnit.MILLISECONDS)) p.destroyForcibly()
             }
         }
         process = null

@@ -108,7 +108,7 @@ class HostIntegrationTest {
 
     @Test
     fun `a server that dies is restarted, its pages reload, a trust change is sent, Restart starts a fresh one`() {
-        val h = start(project(), backoff = Backoff(first = Duration.ofMillis(50)))
+        val h = start(project(), backoff = Backoff(delaysMs = List(5) { 50L }))
         val (_, link) = page(h, View.SETTINGS)
         val first = h.serverPid()!!
         ProcessHandle.of(first).get().destroyForcibly()
@@ -131,7 +131,7 @@ class HostIntegrationTest {
     @Test
     fun `when serve gives up the page hears why (serverState), and the page's Restart starts a fresh server`() {
         // Restarts on their own are off (attempts 0): the page's Restart button is the way back.
-        val h = start(project(), backoff = Backoff(first = Duration.ofMillis(10), attempts = 0))
+        val h = start(project(), backoff = Backoff(delaysMs = emptyList()))
         val (page, link) = page(h, View.SETTINGS)
         fun states() = link.envelopes().filter { it["kind"].asString == "shell" && it["command"].asString == ShellCommands.SERVER_STATE }
             .map { it["args"].asJsonObject }
@@ -178,7 +178,7 @@ class HostIntegrationTest {
         val config = HostConfig(
             launch = LaunchConfig(project(), interpreterSetting = python.toString()),
             locale = "en", trusted = true, assets = WebviewAssets.directory(tmp.resolve("dist")),
-            backoff = Backoff(first = Duration.ofMillis(10), attempts = 2),
+            backoff = Backoff(delaysMs = listOf(10L, 10L)),
             initializeTimeout = Duration.ofSeconds(5),
         )
         host = WaveHost(config, ide) { logs.add(it) }.also { it.start().get() }

@@ -5,7 +5,9 @@ import dev.wavehost.jetbrains.core.launcher.Interpreter
 import dev.wavehost.jetbrains.core.launcher.InterpreterSource
 import dev.wavehost.jetbrains.core.launcher.LaunchConfig
 import dev.wavehost.jetbrains.core.launcher.LaunchException
+import dev.wavehost.jetbrains.core.launcher.PluginLayout
 import dev.wavehost.jetbrains.core.launcher.ServerLauncher
+import dev.wavehost.jetbrains.core.protocol.LaunchPolicy
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Test
@@ -70,15 +72,26 @@ class LauncherTest {
     }
 
     @Test
-    fun `the command runs python -m wavehost serve in the project with the bundled libraries first on PYTHONPATH`() {
+    fun `the command runs the bundle's launcher in the project, and never sets PYTHONPATH`() {
         val python = Interpreter(Path.of("/usr/bin/python3"), InterpreterSource.PATH)
-        val libs = tmp.resolve("libs")
-        val builder = ServerLauncher.processBuilder(LaunchConfig(project, bundledLibs = libs, env = mapOf("PYTHONPATH" to "/x", "HOME" to "/h")), python)
-        assertEquals(listOf("/usr/bin/python3", "-m", "wavehost", "serve"), builder.command())
+        val bundle = tmp.resolve("plugin/lib/server")
+        val env = mapOf("HOME" to "/h")
+        val builder = ServerLauncher.processBuilder(LaunchConfig(project, bundle = bundle, env = env), python)
+        assertEquals(listOf("/usr/bin/python3", "$bundle/launch.py", "serve", "--stdio"), builder.command())
         assertEquals(project.toFile(), builder.directory())
-        assertEquals("$libs${File.pathSeparator}/x", builder.environment()["PYTHONPATH"])
+        assertEquals(System.getenv("PYTHONPATH"), builder.environment()["PYTHONPATH"]) // as the IDE had it
         assertEquals("/h", builder.environment()["HOME"])
+        // Without a bundle (development): an interpreter that has wavehost installed.
+        assertEquals(listOf("/usr/bin/python3", "-m", "wavehost", "serve", "--stdio"), ServerLauncher.processBuilder(LaunchConfig(project), python).command())
         assertEquals(listOf("a", "b"), ServerLauncher.processBuilder(LaunchConfig(project, command = listOf("a", "b")), null).command())
+    }
+
+    @Test
+    fun `the plugin's bundle is the lib-server folder of its zip when it holds the launcher`() {
+        val plugin = tmp.resolve("wavehost")
+        assertNull(PluginLayout.bundleIn(plugin))
+        executable(plugin.resolve("lib/server/launch.py"), "")
+        assertEquals(plugin.resolve("lib/server"), PluginLayout.bundleIn(plugin))
     }
 
     @Test
@@ -87,26 +100,16 @@ class LauncherTest {
         assertEquals(
             "wavehost is not installed for /usr/bin/python3 (from the project's Python SDK): run `/usr/bin/python3 -m pip install wavehost`, " +
                 "or pick another interpreter in Settings › Tools › Wavehost.",
-            ServerLauncher.explainExit(1, "Traceback…\n/usr/bin/python3: No module named wavehost\n", python) { "3.12" },
+            ServerLauncher.explainExit(1, "Traceback…\n/usr/bin/python3: No module named wavehost\n", python, bundled = false),
         )
-        assertEquals(
-            "/usr/bin/python3 is Python 3.9; wavehost needs Python 3.11 or newer. Pick another interpreter in Settings › Tools › Wavehost.",
-            ServerLauncher.explainExit(1, "SyntaxError: invalid syntax", python) { "3.9" },
-        )
+        // The bundle's launcher says itself why an interpreter cannot run it: its last line.
+        val sentence = "wavehost needs CPython 3.11 to 3.14; /usr/bin/python3 is CPython 3.9, too old: choose a CPython 3.11 to 3.14 …"
+        assertEquals(sentence, ServerLauncher.explainExit(LaunchPolicy.UNUSABLE_EXIT, "$sentence\n", python, bundled = true))
         assertEquals(
             "wavehost serve stopped (exit code 3): RuntimeError: boom",
-            ServerLauncher.explainExit(3, "Traceback (most recent call last):\nRuntimeError: boom\n\n", python) { "3.12" },
+            ServerLauncher.explainExit(3, "Traceback (most recent call last):\nRuntimeError: boom\n\n", python, bundled = false),
         )
-        assertEquals("wavehost serve stopped (exit code 137).", ServerLauncher.explainExit(137, "", null))
-    }
-
-    @Test
-    fun `the version of a real interpreter is asked from it`() {
-        val old = executable(tmp.resolve("old/python3"), "#!/bin/sh\necho 3.9\n")
-        assertEquals("3.9", ServerLauncher.pythonVersion(old))
-        assertNull(ServerLauncher.pythonVersion(tmp.resolve("none/python3")))
-        val real = ServerLauncher.pythonVersion(PYTHON)!!
-        assertEquals(3, real.split('.')[0].toInt())
+        assertEquals("wavehost serve stopped (exit code 137).", ServerLauncher.explainExit(137, "", null, bundled = true))
     }
 
     @Test
@@ -114,9 +117,9 @@ class LauncherTest {
         val backoff = Backoff()
         assertEquals(listOf(1L, 2L, 4L, 8L, 16L), (1..5).map { backoff.delay(it)!!.seconds })
         assertNull(backoff.delay(6))
-        assertEquals(Duration.ofSeconds(30), Backoff(attempts = 10).delay(9))
+        assertEquals(Duration.ofMillis(7), Backoff(delaysMs = listOf(5, 7)).delay(2))
         assertEquals(3, backoff.failuresAfter(2, Duration.ofSeconds(5)))
-        assertEquals(1, backoff.failuresAfter(4, Duration.ofMinutes(5)))
+        assertEquals(1, backoff.failuresAfter(4, Duration.ofMinutes(1)))
     }
 }
 

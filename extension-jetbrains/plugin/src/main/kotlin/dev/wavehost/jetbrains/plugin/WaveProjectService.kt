@@ -22,9 +22,9 @@ import dev.wavehost.jetbrains.core.HostConfig
 import dev.wavehost.jetbrains.core.IdeHost
 import dev.wavehost.jetbrains.core.WaveHost
 import dev.wavehost.jetbrains.core.launcher.LaunchConfig
+import dev.wavehost.jetbrains.core.launcher.PluginLayout
 import dev.wavehost.jetbrains.core.relay.PageHandle
 import dev.wavehost.jetbrains.core.web.WebviewAssets
-import java.nio.file.Files
 import java.nio.file.Path
 import java.util.concurrent.CompletableFuture
 
@@ -37,7 +37,7 @@ class WaveProjectService(private val project: Project) : IdeHost, Disposable {
         projectDir = Path.of(project.guessProjectDir()?.path ?: project.basePath!!),
         interpreterSetting = WaveSettings.instance().state.python,
         projectSdk = ProjectRootManager.getInstance(project).projectSdk?.takeIf { "Python" in it.sdkType.name }?.homePath,
-        bundledLibs = bundledLibs(),
+        bundle = bundle(),
     )
 
     val host: WaveHost by lazy {
@@ -53,9 +53,12 @@ class WaveProjectService(private val project: Project) : IdeHost, Disposable {
         ) { log.info(it) }.also { it.start() }
     }
 
-    /** The Python libraries the plugin ships (the shared bundling script's output), if any. */
-    private fun bundledLibs(): Path? = PluginManagerCore.getPlugin(PluginId.getId("dev.wavehost"))
-        ?.pluginPath?.resolve("lib/python")?.takeIf { Files.isDirectory(it) }
+    /**
+     * The server bundle the plugin's zip ships (scripts/package-jetbrains lays it out; the Gradle
+     * build packs it): the server starts through its launcher, exactly that bundle.
+     */
+    private fun bundle(): Path? = PluginManagerCore.getPlugin(PluginId.getId("dev.wavehost"))
+        ?.pluginPath?.let { PluginLayout.bundleIn(it) }
 
     override fun showDocument(path: Path, takeFocus: Boolean): CompletableFuture<Boolean> {
         val shown = CompletableFuture<Boolean>()

@@ -11,7 +11,7 @@ private const val USAGE = """usage: jetbrains-preview --project DIR [--dark] [--
 
 Opens the settings page (with --chat also the chat) for DIR in a JCEF window, relaying to a real
 `wavehost serve`, as the JetBrains plugin does. With --screenshot it waits until the page has
-rendered, writes the PNG and exits. --home gives the server another home (user settings,
+rendered, writes the PNG and exits. --locale: the pages' locale (what an IDE's language would be). --home gives the server another home (user settings,
 plugins). --bench N opens the settings tab N times, prints the timings and memory as JSON, exits."""
 
 private class Args(argv: Array<String>) {
@@ -19,7 +19,7 @@ private class Args(argv: Array<String>) {
     var dark = false
     var chat = false
     var screenshot: File? = null
-    var locale = "zh-CN"
+    var locale = "en" // scripts/jetbrains-preview passes the environment's, by wavehost's rule
     var python: String? = null
     var webview: Path? = null
     var home: Path? = null
@@ -100,7 +100,9 @@ fun main(argv: Array<String>) {
         Rendered.settings(shell, settings)
         chat?.let { Rendered.chat(shell, it) }
         shell.screenshot(screenshot)
-        println("wrote ${screenshot.absolutePath}")
+        // The language the page rendered in (its <html lang>): what the locale rule chose.
+        val lang = shell.evaluate(settings, "document.documentElement.lang").asString
+        println("wrote ${screenshot.absolutePath} (pages in $lang)")
         System.out.flush()
         0
     } catch (e: Throwable) {

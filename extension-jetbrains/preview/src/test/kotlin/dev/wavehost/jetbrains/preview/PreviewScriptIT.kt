@@ -21,11 +21,15 @@ class PreviewScriptIT {
 
     private class Run(val exit: Int, val stdout: String, val stderr: String)
 
-    private fun preview(vararg args: String): Run {
+    private fun preview(vararg args: String, env: Map<String, String> = emptyMap()): Run {
         val out = tmp.resolve("stdout.txt").toFile()
         val err = tmp.resolve("stderr.txt").toFile()
-        val process = ProcessBuilder(listOf("bash", REPO.resolve("scripts/jetbrains-preview").toString()) + args)
-            .redirectOutput(out).redirectError(err).start()
+        val builder = ProcessBuilder(listOf("bash", REPO.resolve("scripts/jetbrains-preview").toString()) + args)
+            .redirectOutput(out).redirectError(err)
+        // What the tests decide for themselves: the locale, the model provider.
+        builder.environment().keys.removeAll(listOf("LC_ALL", "LC_MESSAGES", "WAVE_PROVIDER", "WAVE_SCRIPT", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"))
+        builder.environment().putAll(env)
+        val process = builder.start()
         if (!process.waitFor(300, TimeUnit.SECONDS)) {
             process.descendants().forEach { it.destroyForcibly() }
             process.destroyForcibly()
@@ -50,6 +54,35 @@ class PreviewScriptIT {
             assertTrue(colours.size > 20, "a rendered page has text and controls, not ${colours.size} colours")
             assertTrue(luminance(image.getRGB(image.width / 2, image.height / 2)) < 0.2, "--dark paints the page dark")
             Files.copy(png, File(SCREENSHOTS, "preview-script-dark.png").toPath().also { Files.createDirectories(it.parent) }, java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+        } finally {
+            ws.close()
+        }
+    }
+
+    @Test
+    fun `--chat without a model provider replays the demo's scripted turns, says so, and renders the chat`() {
+        val ws = Workspace().also { it.root.toFile().deleteOnExit() }
+        try {
+            val png = tmp.resolve("shots/chat.png")
+            val run = preview("--project", ws.project.toString(), "--home", ws.home.toString(), "--chat", "--screenshot", png.toString())
+            assertEquals(0, run.exit, run.stderr.takeLast(3000))
+            assertTrue("No model provider is configured: the chat replays examples/demo-project/demo-chat.json." in run.stderr, run.stderr)
+            assertTrue("wrote ${png.toAbsolutePath()}" in run.stdout, run.stdout)
+        } finally {
+            ws.close()
+        }
+    }
+
+    @Test
+    fun `without --locale the pages speak the environment's language by the one rule, C is English`() {
+        val ws = Workspace().also { it.root.toFile().deleteOnExit() }
+        try {
+            for ((lang, rendered) in listOf("zh_CN.UTF-8" to "zh-CN", "C.UTF-8" to "en")) {
+                val png = tmp.resolve("shots/locale-$rendered.png")
+                val run = preview("--project", ws.project.toString(), "--home", ws.home.toString(), "--screenshot", png.toString(), env = mapOf("LANG" to lang))
+                assertEquals(0, run.exit, run.stderr.takeLast(3000))
+                assertTrue("wrote ${png.toAbsolutePath()} (pages in $rendered)" in run.stdout, "LANG=$lang: ${run.stdout}")
+            }
         } finally {
             ws.close()
         }

@@ -3,8 +3,8 @@ package dev.wavehost.jetbrains.core.launcher
 import java.io.File
 import java.nio.file.Files
 import java.nio.file.Path
+import dev.wavehost.jetbrains.core.protocol.LaunchPolicy
 import java.time.Duration
-import java.util.concurrent.TimeUnit
 
 /** Where the Python interpreter came from, in the order they are tried. */
 enum class InterpreterSource(val words: String) {
@@ -22,12 +22,28 @@ data class LaunchConfig(
     val interpreterSetting: String? = null,
     /** The project's Python SDK home, passed in by the glue (null: none). */
     val projectSdk: String? = null,
-    /** The libraries the plugin bundles (the shared bundling script's output): put first on PYTHONPATH. */
-    val bundledLibs: Path? = null,
-    /** A whole command instead of `<python> -m wavehost serve` (development, tests). */
+    /**
+     * The server bundle the plugin ships (the zip's [PluginLayout.SERVER], made by
+     * scripts/package-jetbrains): started as `<python> BUNDLE/launch.py serve --stdio`, whose
+     * launcher checks the interpreter and puts the bundle on `sys.path` in the server process
+     * only (hooks and the Bash tool never inherit it). Null: `<python> -m wavehost serve`, an
+     * interpreter with wavehost installed (development).
+     */
+    val bundle: Path? = null,
+    /** A whole command instead of the above (tests). */
     val command: List<String>? = null,
     val env: Map<String, String> = emptyMap(),
 )
+
+/** Where the plugin's zip keeps what the shared build steps made (scripts/package-jetbrains). */
+object PluginLayout {
+    /** The server bundle, under the plugin's folder. */
+    const val SERVER = "lib/server"
+
+    /** The plugin's bundle, if the plugin at [pluginDir] ships one. */
+    fun bundleIn(pluginDir: Path): Path? =
+        pluginDir.resolve(SERVER).takeIf { Files.isRegularFile(it.resolve(LaunchPolicy.LAUNCHER)) }
+}
 
 /** A launch problem, in words a user can act on. */
 class LaunchException(message: String) : Exception(message)
@@ -35,6 +51,7 @@ class LaunchException(message: String) : Exception(message)
 const val SETTINGS_PATH = "Settings › Tools › Wavehost"
 
 object ServerLauncher {
+    private val SERVE = listOf("serve", "--stdio")
     private val windows = System.getProperty("os.name").lowercase().startsWith("windows")
     private val pathNames = if (windows) listOf("python.exe", "python3.exe") else listOf("python3", "python")
 
@@ -80,45 +97,39 @@ object ServerLauncher {
         return inside.map { sdk.resolve(it) }.firstOrNull(executable)
     }
 
-    /** The command line and environment of `wavehost serve`. */
-    fun processBuilder(config: LaunchConfig, interpreter: Interpreter?): ProcessBuilder {
-        val command = config.command ?: listOf(interpreter!!.path.toString(), "-m", "wavehost", "serve")
+    /** How to run the `wavehost` command line: the bundle's launcher, else `-m wavehost`. */
+    fun wavehost(config: LaunchConfig, interpreter: Interpreter): List<String> {
+        val python = interpreter.path.toString()
+        val bundle = config.bundle ?: return listOf(python, "-m", "wavehost")
+        return listOf(python, bundle.resolve(LaunchPolicy.LAUNCHER).toString())
+    }
+
+    /**
+     * The command line and environment of `wavehost serve` (or of another wavehost command, [args]):
+     * through the bundle's launcher, never with a PYTHONPATH of ours.
+     */
+    fun processBuilder(config: LaunchConfig, interpreter: Interpreter?, args: List<String> = SERVE): ProcessBuilder {
+        val command = config.command ?: (wavehost(config, interpreter!!) + args)
         val builder = ProcessBuilder(command).directory(config.projectDir.toFile())
         val env = builder.environment()
         env.putAll(config.env)
         env["PYTHONUNBUFFERED"] = "1"
         env["PYTHONIOENCODING"] = "utf-8"
-        config.bundledLibs?.let { libs ->
-            env["PYTHONPATH"] = listOfNotNull(libs.toString(), env["PYTHONPATH"]?.takeIf { it.isNotEmpty() })
-                .joinToString(File.pathSeparator)
-        }
         return builder
     }
 
     /**
-     * Why the server stopped, in plain words: from what it wrote to stderr and, for an interpreter
-     * that may be too old, from asking it its version.
+     * Why the server stopped, in plain words: the bundle's launcher says itself, in its last
+     * line, why an interpreter cannot run the bundle (too old, not CPython, another machine).
      */
-    fun explainExit(
-        exitCode: Int,
-        stderrTail: String,
-        interpreter: Interpreter?,
-        versionOf: (Path) -> String? = ::pythonVersion,
-    ): String {
+    fun explainExit(exitCode: Int, stderrTail: String, interpreter: Interpreter?, bundled: Boolean): String {
         val python = interpreter?.path?.toString() ?: "the configured command"
+        val last = stderrTail.lines().map { it.trim() }.lastOrNull { it.isNotEmpty() }
+        if (bundled && exitCode == LaunchPolicy.UNUSABLE_EXIT && last != null) return last
         if (Regex("No module named '?wavehost").containsMatchIn(stderrTail)) {
             return "wavehost is not installed for $python (from ${interpreter?.source?.words ?: "the command"}): " +
                 "run `$python -m pip install wavehost`, or pick another interpreter in $SETTINGS_PATH."
         }
-        if (interpreter != null) {
-            val version = versionOf(interpreter.path)
-            val parts = version?.split('.')?.mapNotNull { it.toIntOrNull() }
-            if (parts != null && parts.size >= 2 && (parts[0] < 3 || (parts[0] == 3 && parts[1] < 11))) {
-                return "$python is Python $version; wavehost needs Python 3.11 or newer. " +
-                    "Pick another interpreter in $SETTINGS_PATH."
-            }
-        }
-        val last = stderrTail.lines().map { it.trim() }.lastOrNull { it.isNotEmpty() }
         return "wavehost serve stopped (exit code $exitCode)" + (last?.let { ": $it" } ?: ".")
     }
 
@@ -126,37 +137,19 @@ object ServerLauncher {
         "wavehost serve could not be started (${command.first()}): ${error.message ?: error.javaClass.simpleName}. " +
             "Check the interpreter in $SETTINGS_PATH."
 
-    fun pythonVersion(python: Path): String? = try {
-        val process = ProcessBuilder(python.toString(), "-c", "import sys; print('%d.%d' % sys.version_info[:2])")
-            .redirectErrorStream(true).start()
-        val finished = process.waitFor(10, TimeUnit.SECONDS)
-        if (!finished) {
-            process.destroyForcibly()
-            null
-        } else {
-            process.inputStream.bufferedReader().readText().trim().takeIf { process.exitValue() == 0 }
-        }
-    } catch (e: java.io.IOException) {
-        null
-    }
 }
 
 /**
- * Restart with back-off: after an unexpected exit wait 1 s, 2 s, 4 s, … (at most [max]); after
- * [attempts] failures in a row give up. A server that ran for [stable] counts as healthy again.
+ * Restart with back-off, by the one policy both IDE shells follow ([LaunchPolicy], generated
+ * from `wavehost protocol-schema`): after the n-th unexpected exit in a row wait [delaysMs]`[n-1]`,
+ * past its end give up; a server that ran for [stable] counts as healthy again.
  */
 data class Backoff(
-    val first: Duration = Duration.ofSeconds(1),
-    val max: Duration = Duration.ofSeconds(30),
-    val attempts: Int = 5,
-    val stable: Duration = Duration.ofSeconds(60),
+    val delaysMs: List<Long> = LaunchPolicy.RESTART_DELAYS_MS,
+    val stable: Duration = Duration.ofMillis(LaunchPolicy.STABLE_MS),
 ) {
     /** The wait before restart number [failuresInRow] (1-based), or null to give up. */
-    fun delay(failuresInRow: Int): Duration? {
-        if (failuresInRow > attempts) return null
-        val millis = first.toMillis() shl (failuresInRow - 1).coerceAtMost(20)
-        return Duration.ofMillis(millis.coerceAtMost(max.toMillis()))
-    }
+    fun delay(failuresInRow: Int): Duration? = delaysMs.getOrNull(failuresInRow - 1)?.let { Duration.ofMillis(it) }
 
     /** The failure count after a run of [ranFor] that ended unexpectedly. */
     fun failuresAfter(previous: Int, ranFor: Duration): Int = if (ranFor >= stable) 1 else previous + 1

@@ -12,9 +12,11 @@ object SettingsSchema {
 
     /** Asks the same Python that runs the server; null if it cannot say (bounded in time and size). */
     fun fetch(config: LaunchConfig): String? = try {
-        val builder = ServerLauncher.processBuilder(config, if (config.command == null) ServerLauncher.discover(config) else null)
-        val base = config.command?.dropLast(1) ?: builder.command().dropLast(1) // "<python> -m wavehost"
-        val process = builder.command(base + "settings-schema").redirectError(ProcessBuilder.Redirect.DISCARD).start()
+        val interpreter = if (config.command == null) ServerLauncher.discover(config) else null
+        val builder = ServerLauncher.processBuilder(config, interpreter, listOf("settings-schema"))
+        // A whole command given (tests) is `… serve`: the same program, asked for the schema.
+        config.command?.let { builder.command(it.dropLast(1) + "settings-schema") }
+        val process = builder.redirectError(ProcessBuilder.Redirect.DISCARD).start()
         val bytes = process.inputStream.use { it.readNBytes(MAX_BYTES + 1) }
         val done = process.waitFor(20, TimeUnit.SECONDS)
         if (!done) process.destroyForcibly()

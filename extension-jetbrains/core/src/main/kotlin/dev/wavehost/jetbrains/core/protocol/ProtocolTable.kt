@@ -76,3 +76,19 @@ object ShellCommands {
     /** shellToPage: wavehost serve stopped (running false, with why) or runs again: the page disables its actions and offers Restart, then reloads its views. */
     const val SERVER_STATE = "serverState"
 }
+
+/** How the IDE shells start and restart `wavehost serve` (wavehost.protocol.launch). */
+object LaunchPolicy {
+    /** The bundle's launcher: `<python> BUNDLE/launch.py serve --stdio`. */
+    const val LAUNCHER = "launch.py"
+    /** The launcher's exit status when the interpreter cannot run the bundle. */
+    const val UNUSABLE_EXIT = 3
+    /** The wait before restart n after n crashes in a row (ms); then give up. */
+    val RESTART_DELAYS_MS: List<Long> = listOf(1000L, 2000L, 4000L, 8000L, 16000L)
+    /** A server that ran this long (ms) counts as healthy again. */
+    const val STABLE_MS = 60000L
+    /** How long a start may take up to the LSP handshake (ms). */
+    const val START_TIMEOUT_MS = 30000L
+    /** How long a server asked to stop may take before it is killed (ms). */
+    const val STOP_GRACE_MS = 3000L
+}
