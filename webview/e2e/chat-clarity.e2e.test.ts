@@ -70,22 +70,21 @@ describe("chat panel: clarity", () => {
       // change is previewed as lines (not JSON), and "Always allow" says its scope.
       const card = panel.getByTestId("permission");
       await expect.poll(() => card.count(), WAIT).toBe(1);
-      expect(await panel.getByTestId("running").innerText()).toContain("等待你的批准");
-      expect(await panel.getByTestId("running").innerText()).not.toContain("正在运行");
+      await expect.poll(() => panel.getByTestId("running").innerText()).toContain("等待你的批准");
+      await expect.poll(() => panel.getByTestId("running").innerText()).not.toContain("正在运行");
       await expect.poll(() => card.evaluate((el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
       const preview = card.getByTestId("permission-preview");
-      expect(await preview.innerText()).toContain("# Plan");
-      expect(await preview.innerText()).not.toContain("file_path");
-      expect(await card.innerText()).toContain("对 PLAN.md 的改动");
-      expect(await card.locator("[data-action=always]").innerText()).toBe("本次对话中始终允许 Write");
+      await expect.poll(() => preview.innerText()).toContain("# Plan");
+      await expect.poll(() => preview.innerText()).not.toContain("file_path");
+      await expect.poll(() => card.innerText()).toContain("对 PLAN.md 的改动");
+      await expect.poll(() => card.locator("[data-action=always]").innerText()).toBe("本次对话中始终允许 Write");
       // The refused Bash call above it is blocked by its hook, which is named.
       const bash = panel.locator(".tool[data-tool=Bash]");
-      expect(await bash.getAttribute("data-status")).toBe("blocked");
-      expect(await bash.getByTestId("tool-status").innerText()).toBe("被钩子拦下");
-      const blockedBy = await bash.getByTestId("blocked-by").innerText();
-      expect(blockedBy).toContain("PreToolUse:Bash");
-      expect(blockedBy).toContain("· 项目 ·");
-      expect(blockedBy).toContain("echo 'Refusing rm -rf' >&2; exit 2");
+      await expect.poll(() => bash.getAttribute("data-status")).toBe("blocked");
+      await expect.poll(() => bash.getByTestId("tool-status").innerText()).toBe("被钩子拦下");
+      await expect.poll(() => bash.getByTestId("blocked-by").innerText()).toContain("PreToolUse:Bash");
+      await expect.poll(() => bash.getByTestId("blocked-by").innerText()).toContain("· 项目 ·");
+      await expect.poll(() => bash.getByTestId("blocked-by").innerText()).toContain("echo 'Refusing rm -rf' >&2; exit 2");
       await expectAccessible(page, `permission pending, ${viewport.width} px`);
       await page.screenshot({ path: join(SCREENSHOTS, `chat-permission-${viewport.width}.png`), fullPage: true });
 
@@ -103,16 +102,15 @@ describe("chat panel: clarity", () => {
       await expect.poll(() => panel.locator(".log").innerText(), WAIT).toContain("好了。");
       await expect.poll(() => panel.getByTestId("running").count(), WAIT).toBe(0);
       expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toBe("# Plan\nstep one\n");
-      expect(await panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
+      await expect.poll(() => panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
 
       // The formatter's failure names its hook: event:tool, exit code, source and command.
       const notice = panel.locator(".notice[data-level=error]");
-      expect(await notice.count()).toBe(1);
-      const head = await notice.getByTestId("notice-hook").innerText();
-      expect(head).toContain("PostToolUse:Write 钩子失败（退出码 1）");
-      expect(head).toContain("· 项目 ·");
-      expect(head).toContain(FAILING_FORMATTER);
-      expect(await notice.innerText()).toContain("prettier not found");
+      await expect.poll(() => notice.count()).toBe(1);
+      await expect.poll(() => notice.getByTestId("notice-hook").innerText()).toContain("PostToolUse:Write 钩子失败（退出码 1）");
+      await expect.poll(() => notice.getByTestId("notice-hook").innerText()).toContain("· 项目 ·");
+      await expect.poll(() => notice.getByTestId("notice-hook").innerText()).toContain(FAILING_FORMATTER);
+      await expect.poll(() => notice.innerText()).toContain("prettier not found");
       await expectAccessible(page, `finished chat, ${viewport.width} px`);
       await page.screenshot({ path: join(SCREENSHOTS, `chat-finished-${viewport.width}.png`), fullPage: true });
 
@@ -121,10 +119,10 @@ describe("chat panel: clarity", () => {
       await notice.locator("[data-action=show-hook]").click();
       const row = page.locator(`li.hook[data-hook-id="${hookId}"]`);
       await expect.poll(() => row.count(), WAIT).toBe(1);
-      expect(await page.locator("[role=tab][data-source=project]").getAttribute("aria-selected")).toBe("true");
+      await expect.poll(() => page.locator("[role=tab][data-source=project]").getAttribute("aria-selected")).toBe("true");
       await expect.poll(() => row.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
-      expect(await row.getAttribute("data-revealed")).toBe("");
-      expect(await row.innerText()).toContain(FAILING_FORMATTER);
+      await expect.poll(() => row.getAttribute("data-revealed")).toBe("");
+      await expect.poll(() => row.innerText()).toContain(FAILING_FORMATTER);
       await page.screenshot({ path: join(SCREENSHOTS, `chat-show-hook-${viewport.width}.png`), fullPage: true });
       expect(problems).toEqual([]);
     });

@@ -54,7 +54,7 @@ describe("chat panel in browser mode", () => {
     // Write needs a yes in the default permission mode.
     const prompt = panel.getByTestId("permission");
     await expect.poll(() => prompt.isVisible(), { timeout: 30_000 }).toBe(true);
-    expect(await prompt.innerText()).toContain("允许 Write 吗？");
+    await expect.poll(() => prompt.innerText()).toContain("允许 Write 吗？");
     await prompt.locator("[data-action=allow]").click();
 
     // The Read hook sleeps 3 s with a statusMessage: shown while it runs; a message sent now queues.
@@ -65,27 +65,26 @@ describe("chat panel in browser mode", () => {
 
     await expect.poll(() => panel.locator(".log").innerText(), { timeout: 30_000 }).toContain("这是第二条消息的回复。");
     await expect.poll(() => panel.getByTestId("running").count()).toBe(0);
-    expect(await panel.getByTestId("queued").count()).toBe(0);
+    await expect.poll(() => panel.getByTestId("queued").count()).toBe(0);
 
     // Tool headers say what ran; one "Wave" header per turn (two turns), not per message.
-    expect(await panel.getByTestId("tool-title").allInnerTexts()).toEqual(["Bash · rm -rf build", "Write · PLAN.md", "Read · PLAN.md"]);
-    expect(await panel.locator(".msg.assistant .who").count()).toBe(2);
+    await expect.poll(() => panel.getByTestId("tool-title").allInnerTexts()).toEqual(["Bash · rm -rf build", "Write · PLAN.md", "Read · PLAN.md"]);
+    await expect.poll(() => panel.locator(".msg.assistant .who").count()).toBe(2);
     const bash = panel.locator(".tool[data-tool=Bash]");
-    expect(await bash.getAttribute("data-status")).toBe("blocked"); // a hook refused it: it never ran
-    expect(await bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing rm -rf");
-    expect(await panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
+    await expect.poll(() => bash.getAttribute("data-status")).toBe("blocked"); // a hook refused it: it never ran
+    await expect.poll(() => bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing rm -rf");
+    await expect.poll(() => panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
     expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toBe("# Plan\n");
     expect(existsSync(join(ws.project, "build"))).toBe(false);
 
     const notices = panel.locator(".notice[data-level=info]");
-    expect(await notices.allInnerTexts()).toEqual([
+    await expect.poll(() => notices.allInnerTexts()).toEqual([
       expect.stringContaining("第 1 轮完成 | 想停：/cancel"),
       expect.stringContaining("第 1 轮完成 | 想停：/cancel"),
     ]);
-    expect(await panel.locator(".markdown strong").first().innerText()).toBe("build");
-    const shown = await panel.locator(".log").innerText();
-    expect(shown).not.toContain("secret context for the model"); // isMeta: for the model only
-    expect(await panel.locator("[data-role=user]").allInnerTexts()).toEqual([
+    await expect.poll(() => panel.locator(".markdown strong").first().innerText()).toBe("build");
+    await expect.poll(() => panel.locator(".log").innerText()).not.toContain("secret context for the model"); // isMeta: for the model only
+    await expect.poll(() => panel.locator("[data-role=user]").allInnerTexts()).toEqual([
       expect.stringContaining("清理一下，然后写个计划"),
       expect.stringContaining("还有吗？"),
     ]);
@@ -96,7 +95,7 @@ describe("chat panel in browser mode", () => {
     const marker = panel.getByTestId("compacted");
     await expect.poll(() => marker.count(), { timeout: 30_000 }).toBe(1);
     await marker.locator("summary").click();
-    expect(await marker.innerText()).toContain("清理被钩子拦下；PLAN.md 已写好。");
+    await expect.poll(() => marker.innerText()).toContain("清理被钩子拦下；PLAN.md 已写好。");
     expect(problems).toEqual([]);
   });
 
@@ -136,7 +135,7 @@ describe("chat panel in browser mode", () => {
       await page.locator("[data-action=new]").click();
       const value = () => page.locator("wave-chat-panel textarea").inputValue();
       await expect.poll(value).toMatch(/^我还没写完的问题\n\n\S/);
-      expect(await page.locator("wave-chat-panel").getByTestId("draft-kept").innerText()).toContain("你的草稿保留在上方");
+      await expect.poll(() => page.locator("wave-chat-panel").getByTestId("draft-kept").innerText()).toContain("你的草稿保留在上方");
       await page.screenshot({ path: join(SCREENSHOTS, `chat-draft-kept-${viewport.width}.png`), fullPage: true });
       await input.fill("");
       expect(problems).toEqual([]);
@@ -172,7 +171,7 @@ describe("the demo (scripts/demo)", () => {
     expect([...events].sort()).toEqual(["PostToolUse", "PreToolUse", "Stop", "UserPromptSubmit"]);
     const headings = page.locator("[role=tabpanel][data-source=project] [data-testid=group]");
     expect((await headings.allInnerTexts()).map((t) => t.split(":")[0])).toEqual(events);
-    expect(await rows.filter({ hasText: "Refuses destructive shell commands" }).getAttribute("data-event")).toBe("PreToolUse");
+    await expect.poll(() => rows.filter({ hasText: "Refuses destructive shell commands" }).getAttribute("data-event")).toBe("PreToolUse");
     await page.screenshot({ path: join(SCREENSHOTS, "demo-settings.png") });
 
     await page.goto(`${server.url}&view=chat`);
@@ -186,12 +185,12 @@ describe("the demo (scripts/demo)", () => {
     await allow.click(); // Write asks in the default permission mode
     await expect.poll(() => panel.locator(".notice[data-level=info]").count(), { timeout: 30_000 }).toBe(1);
 
-    expect(await panel.locator(".tool[data-tool=Bash]").getByTestId("tool-error").innerText()).toBe(
+    await expect.poll(() => panel.locator(".tool[data-tool=Bash]").getByTestId("tool-error").innerText()).toBe(
       "PreToolUse:Bash hook error: Refusing a destructive command: rm -rf build",
     );
-    expect(await panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
+    await expect.poll(() => panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
     expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toContain("TODO: auth");
-    expect(await panel.locator(".notice[data-level=info]").innerText()).toContain("Stop hook ran: reply finished");
+    await expect.poll(() => panel.locator(".notice[data-level=info]").innerText()).toContain("Stop hook ran: reply finished");
     expect(existsSync(join(ws.project, "build"))).toBe(false);
     await page.screenshot({ path: join(SCREENSHOTS, "demo-chat.png") });
     expect(problems).toEqual([]);

@@ -142,32 +142,30 @@ describe("chat panel (VS Code shell)", () => {
     const panel = page.locator("wave-chat-panel");
     await panel.locator("[data-role=assistant]").waitFor();
 
-    const users = await panel.locator("[data-role=user]").allInnerTexts();
-    expect(users).toHaveLength(1);
-    expect(users[0]).toContain("删除 build 目录");
-    const log = await panel.locator(".log").innerText();
-    expect(log).toContain("删除 build 目录");
-    expect(log).not.toContain("system-reminder");
+    const users = () => panel.locator("[data-role=user]").allInnerTexts();
+    await expect.poll(users).toEqual([expect.stringContaining("删除 build 目录")]);
+    await expect.poll(() => panel.locator(".log").innerText()).toContain("删除 build 目录");
+    await expect.poll(() => panel.locator(".log").innerText()).not.toContain("system-reminder");
 
     const markdown = panel.locator(".markdown").first();
-    expect(await markdown.locator("strong").innerText()).toBe("删除");
-    expect(await markdown.locator("code").innerText()).toBe("build");
-    expect(await panel.locator("script, img[onerror]").count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+    await expect.poll(() => markdown.locator("strong").innerText()).toBe("删除");
+    await expect.poll(() => markdown.locator("code").innerText()).toBe("build");
+    await expect.poll(() => panel.locator("script, img[onerror]").count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
 
     const bash = panel.locator(".tool[data-tool=Bash]");
-    expect(await bash.getAttribute("data-status")).toBe("error");
-    expect(await bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing to run rm -rf");
-    expect(await panel.locator(".tool[data-tool=Read]").innerText()).toContain("成功");
+    await expect.poll(() => bash.getAttribute("data-status")).toBe("error");
+    await expect.poll(() => bash.getByTestId("tool-error").innerText()).toBe("PreToolUse:Bash hook error: Refusing to run rm -rf");
+    await expect.poll(() => panel.locator(".tool[data-tool=Read]").innerText()).toContain("成功");
 
     const notices = panel.locator(".notice");
-    expect(await notices.evaluateAll((els) => els.map((e) => e.getAttribute("data-level")))).toEqual([
+    await expect.poll(() => notices.evaluateAll((els) => els.map((e) => e.getAttribute("data-level")))).toEqual([
       "info",
       "warning",
       "error",
     ]);
-    expect(await notices.first().innerText()).toContain("Stop hook ran: reply finished");
-    expect(await panel.locator(".notice[role=alert]").count()).toBe(1);
+    await expect.poll(() => notices.first().innerText()).toContain("Stop hook ran: reply finished");
+    await expect.poll(() => panel.locator(".notice[role=alert]").count()).toBe(1);
     await page.screenshot({ path: join(SCREENSHOTS, "chat-panel.png"), fullPage: true });
     // Chromium reports the attacker's onerror when DOMPurify parses the text in an inert document
     // (and the CSP blocks it there too); it never reaches the page, as the checks above show.
@@ -197,7 +195,7 @@ describe("chat panel (VS Code shell)", () => {
       sessionId: SESSION,
       text: "帮我配一个用户级钩子：Stop 时提醒我",
     });
-    expect(await input.inputValue()).toBe("");
+    await expect.poll(() => input.inputValue()).toBe("");
 
     running = true;
     await host.deliver(updated({ status: "running", runningHooks: ["正在检查命令…"] }));
@@ -224,7 +222,7 @@ describe("chat panel (VS Code shell)", () => {
     await expect
       .poll(() => host.posted.find((m) => m.kind === "response" && m.id === "srv-1"))
       .toEqual({ kind: "response", id: "srv-1", result: { allow: true, always: true, message: null } });
-    expect(await prompt.count()).toBe(0);
+    await expect.poll(() => prompt.count()).toBe(0);
 
     await panel.locator("[data-action=cancel]").click();
     await expect.poll(() => host.posted.some((m) => m.method === "wave/chat/cancel")).toBe(true);
@@ -272,7 +270,7 @@ describe("chat panel re-created by VS Code", () => {
       always: false,
       message: null,
     });
-    expect(await prompt.count()).toBe(0);
+    await expect.poll(() => prompt.count()).toBe(0);
     expect(problems).toEqual([]);
   });
 });
@@ -286,7 +284,7 @@ describe("settings page (VS Code shell)", () => {
     expect(host.posted[0]).toMatchObject({ kind: "shell", command: "ready", args: { view: "settings" } });
     const error = page.getByTestId("load-error");
     await expect.poll(() => error.isVisible(), { timeout: 30_000 }).toBe(true);
-    expect(await error.innerText()).toContain("无法加载钩子列表：wavehost 没有及时响应");
+    await expect.poll(() => error.innerText()).toContain("无法加载钩子列表：wavehost 没有及时响应");
     expect(problems).toEqual([]);
   });
 });
@@ -316,7 +314,7 @@ describe("Show in settings (IDE shells: the chat and the settings page are two p
       await chat.page.locator("[data-testid=blocked-by] [data-action=show-hook]").click();
       await expect.poll(() => chat.host.posted.filter((m) => m.kind === "shell").map((m) => m.command)).toEqual(["ready", "openSettings"]);
       expect(chat.host.posted.at(-1)).toEqual({ kind: "shell", command: "openSettings", args: { hookId: "p-guard" } });
-      expect(await chat.page.locator("wave-hooks-page").count()).toBe(0); // the chat page stays the chat
+      await expect.poll(() => chat.page.locator("wave-hooks-page").count()).toBe(0); // the chat page stays the chat
       expect(chat.problems).toEqual([]);
 
       // The settings page (its own webview), opened on the user tab, hears showView with the id.
@@ -332,15 +330,15 @@ describe("Show in settings (IDE shells: the chat and the settings page are two p
       }));
       await settings.page.goto(`${ORIGIN}/index.html`);
       await expect.poll(() => settings.page.getByTestId("count-project").innerText()).toBe("61");
-      expect(await settings.page.locator("[role=tab][data-source=user]").getAttribute("aria-selected")).toBe("true");
+      await expect.poll(() => settings.page.locator("[role=tab][data-source=user]").getAttribute("aria-selected")).toBe("true");
       await settings.host.deliver({ kind: "shell", command: "showView", args: { view: "settings", hookId: "p-guard" } });
       const revealed = settings.page.locator("li.hook[data-revealed]");
       await expect.poll(() => revealed.getAttribute("data-hook-id")).toBe("p-guard");
-      expect(await settings.page.locator("[role=tab][data-source=project]").getAttribute("aria-selected")).toBe("true");
+      await expect.poll(() => settings.page.locator("[role=tab][data-source=project]").getAttribute("aria-selected")).toBe("true");
       await expect.poll(() => revealed.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
       const box = (await revealed.boundingBox())!; // scrolled into view
       expect(box.y >= 0 && box.y + box.height <= 760, `row at y=${box.y}`).toBe(true);
-      expect(await revealed.innerText()).toContain("./guard.sh");
+      await expect.poll(() => revealed.innerText()).toContain("./guard.sh");
       await settings.page.screenshot({ path: join(SCREENSHOTS, `ide-show-in-settings-${ide}.png`) });
       expect(settings.problems).toEqual([]);
       await chat.page.close();
@@ -375,8 +373,8 @@ describe("JetBrains shell", () => {
     await page.goto(`${ORIGIN}/index.html`);
     await expect.poll(() => page.getByTestId("count-user").innerText()).toBe("1");
     // The event's summary heads its group; the row shows matcher and command.
-    expect(await page.getByTestId("group").innerText()).toContain("会话开始或恢复时");
-    expect(await page.locator("li.hook").innerText()).toContain("./hello.sh");
+    await expect.poll(() => page.getByTestId("group").innerText()).toContain("会话开始或恢复时");
+    await expect.poll(() => page.locator("li.hook").innerText()).toContain("./hello.sh");
     await page.locator("[data-action=new]").first().click();
     await expect
       .poll(() => host.posted.filter((m) => m.kind === "shell").map((m) => m.command))
@@ -399,7 +397,7 @@ describe("JetBrains shell", () => {
     await expect.poll(() => empty.innerText()).toContain("还没有用户级钩子");
     await host.deliver({ kind: "shell", command: "setLocale", args: { locale: "fr-FR" } });
     await expect.poll(() => empty.innerText()).toContain("No user hooks yet");
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("en");
     await host.deliver({ kind: "shell", command: "setLocale", args: { locale: "zh-TW" } });
     await expect.poll(() => empty.innerText()).toContain("还没有用户级钩子");
     expect(problems).toEqual([]);

@@ -84,15 +84,15 @@ describe("session lifecycle in browser mode", () => {
     await page.reload(); // the shell destroys the page and makes it again (same tab, same state)
     const again = page.locator("wave-chat-panel");
     await expect.poll(() => again.getByTestId("permission").count(), WAIT).toBe(1);
-    expect(await again.getAttribute("data-session-id")).toBe(sessionId);
-    expect(await again.getByTestId("permission").innerText()).toContain("允许 Write 吗？");
-    expect(await again.locator("[data-role=user]").innerText()).toContain("写个计划"); // the snapshot
+    await expect.poll(() => again.getAttribute("data-session-id")).toBe(sessionId);
+    await expect.poll(() => again.getByTestId("permission").innerText()).toContain("允许 Write 吗？");
+    await expect.poll(() => again.locator("[data-role=user]").innerText()).toContain("写个计划"); // the snapshot
     await page.screenshot({ path: join(SCREENSHOTS, "lifecycle-question-back.png"), fullPage: true });
 
     await again.getByTestId("permission").locator("[data-action=allow]").click();
     await expect.poll(() => again.locator(".log").innerText(), WAIT).toContain("计划写好了。");
-    expect(await again.getByTestId("permission").count()).toBe(0);
-    expect(await again.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
+    await expect.poll(() => again.getByTestId("permission").count()).toBe(0);
+    await expect.poll(() => again.locator(".tool[data-tool=Write]").getAttribute("data-status")).toBe("success");
     expect(readFileSync(join(ws.project, "PLAN.md"), "utf8")).toBe("# Plan\n");
     expect(problems).toEqual([]);
   });
@@ -108,7 +108,7 @@ describe("session lifecycle in browser mode", () => {
     const second = await chatPage(`${web.address}?view=chat&session=${sessionId}`);
     await expect.poll(() => second.panel.getByTestId("permission").count(), WAIT).toBe(1);
     const other = await chatPage(`${web.address}?view=chat`);
-    expect(await other.panel.getAttribute("data-session-id")).not.toBe(sessionId);
+    await expect.poll(() => other.panel.getAttribute("data-session-id")).not.toBe(sessionId);
     await second.page.screenshot({ path: join(SCREENSHOTS, "lifecycle-second-tab.png"), fullPage: true });
 
     await first.panel.locator("[data-action=cancel]").click();
@@ -116,8 +116,8 @@ describe("session lifecycle in browser mode", () => {
     await expect.poll(() => second.panel.getByTestId("permission").count(), WAIT).toBe(0);
     await expect.poll(() => second.panel.locator(".tool[data-tool=Write]").getAttribute("data-status"), WAIT).toBe("cancelled");
     expect(existsSync(join(ws.project, "PLAN.md"))).toBe(false);
-    expect(await other.panel.getByTestId("permission").count()).toBe(0);
-    expect(await other.panel.locator("[data-role=user]").count()).toBe(0); // never saw the other session
+    await expect.poll(() => other.panel.getByTestId("permission").count()).toBe(0);
+    await expect.poll(() => other.panel.locator("[data-role=user]").count()).toBe(0); // never saw the other session
     expect([...first.problems, ...second.problems, ...other.problems]).toEqual([]);
   });
 
@@ -153,7 +153,7 @@ describe("session lifecycle in browser mode", () => {
     await expect.poll(() => panel.getByTestId("permission").count(), WAIT).toBe(1);
     await panel.getByTestId("permission").locator("[data-action=allow]").click();
     await expect.poll(() => panel.locator(".log").innerText(), WAIT).toContain("在后台运行。");
-    expect(await panel.locator(".tool[data-tool=CronCreate]").getAttribute("data-status")).toBe("success");
+    await expect.poll(() => panel.locator(".tool[data-tool=CronCreate]").getAttribute("data-status")).toBe("success");
     const pid = (file: string) => (existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : 0);
     await expect.poll(() => pid(task) > 0 && pid(hook) > 0, WAIT).toBe(true);
     const [shell, hookShell] = [pid(task), pid(hook)];
@@ -165,7 +165,7 @@ describe("session lifecycle in browser mode", () => {
     // The page has a new, empty session at once: New chat is /clear, whose end hooks run in the
     // background and do not hold up the new session (seed 002).
     await expect.poll(() => panel.getAttribute("data-session-id"), WAIT).not.toBe(sessionId);
-    expect(await panel.locator("[data-role=user]").count()).toBe(0);
+    await expect.poll(() => panel.locator("[data-role=user]").count()).toBe(0);
     await expect.poll(() => alive(shell), WAIT).toBe(false);
     await expect.poll(() => alive(hookShell), WAIT).toBe(false);
     await expect.poll(() => existsSync(ended), WAIT).toBe(true);

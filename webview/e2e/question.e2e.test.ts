@@ -55,8 +55,8 @@ describe("questions in the chat panel", () => {
 
     const card = panel.getByTestId("question");
     await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);
-    expect(await card.innerText()).toContain("用哪种部署方式？");
-    expect(await card.locator("input[type=radio]").count()).toBe(2);
+    await expect.poll(() => card.innerText()).toContain("用哪种部署方式？");
+    await expect.poll(() => card.locator("input[type=radio]").count()).toBe(2);
     await page.screenshot({ path: join(SCREENSHOTS, "chat-question-card.png"), fullPage: true });
     await card.locator("input[value=Docker]").check();
     await card.locator("[data-action=answer]").click();
@@ -64,15 +64,15 @@ describe("questions in the chat panel", () => {
     const tool = panel.locator(".tool[data-tool=AskUserQuestion]");
     await expect.poll(() => tool.getAttribute("data-status"), { timeout: 30_000 }).toBe("success");
     await tool.locator("details summary").last().click();
-    expect(await tool.innerText()).toContain('"用哪种部署方式？"="Docker"');
+    await expect.poll(() => tool.innerText()).toContain('"用哪种部署方式？"="Docker"');
 
     // The reply ends: the onStop prompt action asks for the user's words.
     await expect.poll(() => card.innerText(), { timeout: 30_000 }).toContain("还要做什么？");
-    expect(await card.locator("input[type=radio]").count()).toBe(0);
+    await expect.poll(() => card.locator("input[type=radio]").count()).toBe(0);
     await card.locator("input[type=text]").fill("加上测试");
     await card.locator("[data-action=answer]").click();
     await expect.poll(() => panel.locator(".log").innerText(), { timeout: 30_000 }).toContain("测试也加上了。");
-    expect(await panel.locator("[data-role=user]").allInnerTexts()).toEqual([
+    await expect.poll(() => panel.locator("[data-role=user]").allInnerTexts()).toEqual([
       expect.stringContaining("部署一下"),
       expect.stringContaining("加上测试"),
     ]);
@@ -100,19 +100,19 @@ describe("questions in the chat panel", () => {
     const again = page.locator("wave-chat-panel");
     const card = again.getByTestId("question");
     await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);
-    expect(await again.getAttribute("data-session-id")).toBe(sessionId);
-    expect(await card.innerText()).toContain("用哪种部署方式？");
-    expect(await again.locator("[data-role=user]").innerText()).toContain("部署一下"); // the snapshot
+    await expect.poll(() => again.getAttribute("data-session-id")).toBe(sessionId);
+    await expect.poll(() => card.innerText()).toContain("用哪种部署方式？");
+    await expect.poll(() => again.locator("[data-role=user]").innerText()).toContain("部署一下"); // the snapshot
     await page.screenshot({ path: join(SCREENSHOTS, "chat-question-after-reload.png"), fullPage: true });
 
     await card.locator("input[value=Kubernetes]").check();
     await card.locator("[data-action=answer]").click();
     await expect.poll(() => again.locator(".log").innerText(), { timeout: 30_000 }).toContain("好，用 Kubernetes。");
-    expect(await card.count()).toBe(0);
+    await expect.poll(() => card.count()).toBe(0);
     const tool = again.locator(".tool[data-tool=AskUserQuestion]");
-    expect(await tool.getAttribute("data-status")).toBe("success");
+    await expect.poll(() => tool.getAttribute("data-status")).toBe("success");
     await tool.locator("details summary").last().click();
-    expect(await tool.innerText()).toContain('"用哪种部署方式？"="Kubernetes"');
+    await expect.poll(() => tool.innerText()).toContain('"用哪种部署方式？"="Kubernetes"');
     expect(problems).toEqual([]);
   });
 });

@@ -73,31 +73,31 @@ describe("settings page: honest states", () => {
     const { page, problems } = await open();
     // Opens on the first tab with something in it (user: two rows), and the project tab
     // says its file cannot be read instead of a count of 0.
-    expect(await tab(page, "user").getAttribute("aria-selected")).toBe("true");
-    expect(await page.getByTestId("count-project").innerText()).toBe("无法读取");
+    await expect.poll(() => tab(page, "user").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("无法读取");
     await expectAccessible(page, "user tab with problems, light");
     await shot(page, "honest-user-tab-1200");
 
     await tab(page, "project").click();
     const card = page.getByTestId("broken-file");
     await expect.poll(() => card.isVisible()).toBe(true);
-    expect(await card.innerText()).toContain(".wave/settings.json 无法解析，其中的钩子都不会运行。");
+    await expect.poll(() => card.innerText()).toContain(".wave/settings.json 无法解析，其中的钩子都不会运行。");
     // The stray comma is on line 4 (after the closing brace of "hooks"), not line 5.
-    expect(await page.getByTestId("broken-file-problem").innerText()).toBe("第 4 行第 4 列：右括号前多了一个逗号，删掉它");
-    expect(await page.getByTestId("empty-project").count()).toBe(0); // never "no hooks yet"
+    await expect.poll(() => page.getByTestId("broken-file-problem").innerText()).toBe("第 4 行第 4 列：右括号前多了一个逗号，删掉它");
+    await expect.poll(() => page.getByTestId("empty-project").count()).toBe(0); // never "no hooks yet"
     await expectAccessible(page, "error banner, light");
     await shot(page, "honest-parse-error-1200");
 
     await card.locator("[data-action=open-broken-file]").click();
     const marked = page.locator("wave-file-viewer .marked");
     await expect.poll(() => marked.count()).toBe(1);
-    expect(await marked.getAttribute("data-line")).toBe("4");
-    expect(await marked.innerText()).toContain("},");
+    await expect.poll(() => marked.getAttribute("data-line")).toBe("4");
+    await expect.poll(() => marked.innerText()).toContain("},");
 
     await card.locator("[data-action=ask-wave]").click();
     const input = page.locator("wave-chat-panel textarea");
     await expect.poll(() => input.inputValue()).toContain(`帮我修复配置文件 ${suite.ws.projectSettings}：`);
-    expect(await input.inputValue()).toContain("line 4");
+    await expect.poll(() => input.inputValue()).toContain("line 4");
     expect(problems).toEqual([]);
   });
 
@@ -105,21 +105,21 @@ describe("settings page: honest states", () => {
     suite.ws = troubledWorkspace();
     const { page } = await open(WIDE, "dark");
     const banner = page.getByTestId("disabled-banner");
-    expect(await banner.innerText()).toContain('所有钩子都已关闭：.wave/settings.local.json 设置了 "disableAllHooks": true。');
+    await expect.poll(() => banner.innerText()).toContain('所有钩子都已关闭：.wave/settings.local.json 设置了 "disableAllHooks": true。');
     const row = panel(page).locator("li.hook:not(.broken)");
-    expect(await row.count()).toBe(1);
-    expect(await row.evaluate((el) => [el.classList.contains("off"), getComputedStyle(el).borderTopStyle])).toEqual([true, "dashed"]);
-    expect(await row.getByTestId("row-disabled").innerText()).toBe("已关闭");
+    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.evaluate((el) => [el.classList.contains("off"), getComputedStyle(el).borderTopStyle])).toEqual([true, "dashed"]);
+    await expect.poll(() => row.getByTestId("row-disabled").innerText()).toBe("已关闭");
     // The entry with an invalid regex is listed where it is, with why it is skipped.
     const broken = panel(page).locator("li.hook.broken");
-    expect(await broken.innerText()).toContain("matcher「Bash(」不是合法的正则表达式");
-    expect(await broken.innerText()).toContain("./guard.sh");
+    await expect.poll(() => broken.innerText()).toContain("matcher「Bash(」不是合法的正则表达式");
+    await expect.poll(() => broken.innerText()).toContain("./guard.sh");
     // Both in their event's group, in file order: the skipped one (first in the file) comes first.
     const group = panel(page).locator("ul.hooks[aria-label=PreToolUse] > li");
-    expect(await group.evaluateAll((els) => els.map((e) => e.className.trim()))).toEqual(["hook broken", "hook off"]);
+    await expect.poll(() => group.evaluateAll((els) => els.map((e) => e.className.trim()))).toEqual(["hook broken", "hook off"]);
     const plugin = page.getByTestId("problems").locator("li[data-code=pluginNotInstalled]");
-    expect(await plugin.innerText()).toContain("~/.wave/settings.json#/enabledPlugins/lint-kit");
-    expect(await plugin.innerText()).toContain("安装它，或从 enabledPlugins 中删除");
+    await expect.poll(() => plugin.innerText()).toContain("~/.wave/settings.json#/enabledPlugins/lint-kit");
+    await expect.poll(() => plugin.innerText()).toContain("安装它，或从 enabledPlugins 中删除");
     await expectAccessible(page, "user tab, disabled banner, dark");
     await tab(page, "project").click();
     await page.getByTestId("broken-file").waitFor();
@@ -136,21 +136,21 @@ describe("settings page: honest states", () => {
       suite.server = await e2e.web(suite.ws, "zh-CN", ["--untrusted"]);
       const { page, problems } = await open(viewport);
       // On the tab itself, before it is opened: listed (the count) but inert.
-      expect(await tab(page, "project").innerText()).toContain("未受信任 · 不运行");
-      expect(await page.getByTestId("count-project").innerText()).toBe("1");
-      expect(await tab(page, "user").innerText()).not.toContain("未受信任");
+      await expect.poll(() => tab(page, "project").innerText()).toContain("未受信任 · 不运行");
+      await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("1");
+      await expect.poll(() => tab(page, "user").innerText()).not.toContain("未受信任");
       for (const source of ["user", "project", "plugin"]) {
         // Every tab stays whole in view, however narrow the panel (the mark makes a tab longer).
         const box = (await tab(page, source).boundingBox())!;
         expect(box.x >= 0 && box.x + box.width <= viewport.width, `${source} tab at ${viewport.width} px`).toBe(true);
       }
-      expect(await panel(page).locator("li.hook").innerText()).not.toContain("未受信任"); // user hooks run as ever
+      await expect.poll(() => panel(page).locator("li.hook").innerText()).not.toContain("未受信任"); // user hooks run as ever
       await tab(page, "project").click();
-      expect(await page.getByTestId("untrusted").innerText()).toBe("此工作区未受信任：下面的项目级钩子只会列出，不会运行。");
+      await expect.poll(() => page.getByTestId("untrusted").innerText()).toBe("此工作区未受信任：下面的项目级钩子只会列出，不会运行。");
       const row = panel(page).locator("li.hook");
-      expect(await row.count()).toBe(1);
-      expect(await row.innerText()).toContain("未受信任：不会运行");
-      expect(await row.evaluate((el) => el.classList.contains("off"))).toBe(true);
+      await expect.poll(() => row.count()).toBe(1);
+      await expect.poll(() => row.innerText()).toContain("未受信任：不会运行");
+      await expect.poll(() => row.evaluate((el) => el.classList.contains("off"))).toBe(true);
       await expectAccessible(page, `untrusted project tab, ${viewport.width} px`);
       await shot(page, `honest-untrusted-${viewport.width}`);
 
@@ -163,8 +163,8 @@ describe("settings page: honest states", () => {
       await inspector.locator("[role=tab][data-tab=why]").click();
       const trusted = page.getByTestId("why-steps").locator("li[data-step=trusted]");
       await expect.poll(() => trusted.getAttribute("data-status")).toBe("fail");
-      expect(await trusted.innerText()).toContain("工作区未受信任：项目级钩子不会运行");
-      expect(await page.getByTestId("why-verdict").innerText()).toBe("它不会触发：见下面标出的那一步。");
+      await expect.poll(() => trusted.innerText()).toContain("工作区未受信任：项目级钩子不会运行");
+      await expect.poll(() => page.getByTestId("why-verdict").innerText()).toBe("它不会触发：见下面标出的那一步。");
       await shot(page, `honest-untrusted-why-${viewport.width}`);
       expect(readdirSync(suite.ws.project)).not.toContain("project-hook-ran"); // it never ran
       expect(problems).toEqual([]);
@@ -176,12 +176,12 @@ describe("settings page: honest states", () => {
     suite.ws.write(suite.ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("echo bye")] }] }));
     suite.ws.write(suite.ws.userSettings, { enabledPlugins: { ghost: true } });
     const { page } = await open(WIDE, "light", "en-US");
-    expect(await tab(page, "user").getAttribute("aria-selected")).toBe("true"); // it has a problem
-    expect(await page.getByTestId("problems").innerText()).toContain(
+    await expect.poll(() => tab(page, "user").getAttribute("aria-selected")).toBe("true"); // it has a problem
+    await expect.poll(() => page.getByTestId("problems").innerText()).toContain(
       "The enabled plugin “ghost” is not installed (no folder",
     );
     await tab(page, "project").click();
-    expect(await panel(page).locator("li.hook").innerText()).toContain("echo bye");
+    await expect.poll(() => panel(page).locator("li.hook").innerText()).toContain("echo bye");
     await expectAccessible(page, "project tab, English");
     await shot(page, "honest-en-1200");
   });
@@ -219,8 +219,8 @@ describe("settings page: the server stops", () => {
       process.kill(before, "SIGKILL");
       const banner = page.getByTestId("gone");
       await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain("wavehost 已停止运行，此页面暂时无法修改任何内容。");
-      expect(await banner.innerText()).toContain("code -9");
-      expect(await banner.innerText()).toContain("可以在这里重新启动它");
+      await expect.poll(() => banner.innerText()).toContain("code -9");
+      await expect.poll(() => banner.innerText()).toContain("可以在这里重新启动它");
       for (const action of ["delete", "edit", "test", "new"]) {
         const button = page.locator(`[data-action=${action}]`).first();
         expect(await button.evaluate((b) => b.hasAttribute("disabled")), action).toBe(true);
@@ -235,7 +235,7 @@ describe("settings page: the server stops", () => {
       await tab(page, "project").click();
       const row = panel(page).locator("li.hook");
       await expect.poll(() => row.count()).toBe(1);
-      expect(await row.locator("[data-action=delete]").evaluate((b) => b.hasAttribute("disabled"))).toBe(false);
+      await expect.poll(() => row.locator("[data-action=delete]").evaluate((b) => b.hasAttribute("disabled"))).toBe(false);
       await shot(page, `server-restarted-${viewport.width}`);
       expect(problems).toEqual([]);
     });
@@ -246,7 +246,7 @@ describe("settings page: narrow and long", () => {
   it("at 420 px: tabs stay visible while the list scrolls, commands do not break mid-word, Edit stacks the file above the chat", async () => {
     suite.ws = manyHooks(24);
     const { page } = await open(NARROW);
-    expect(await tab(page, "project").getAttribute("aria-selected")).toBe("true"); // user is empty
+    await expect.poll(() => tab(page, "project").getAttribute("aria-selected")).toBe("true"); // user is empty
     await shot(page, "narrow-list-420");
     const command = panel(page).locator("code.command").first();
     const box = await command.boundingBox();
@@ -281,11 +281,11 @@ describe("settings page: narrow and long", () => {
     await tab(page, "project").click();
     const row = panel(page).locator("li.hook:not(.broken)");
     await expect.poll(() => row.count()).toBe(1);
-    expect(await row.locator("code.command").innerText()).toBe("python3 '${CLAUDE_PROJECT_DIR}/hook scripts/guard.py'");
-    expect(await row.getByTestId("if-rule").innerText()).toBe("条件: Bash(git *)");
+    await expect.poll(() => row.locator("code.command").innerText()).toBe("python3 '${CLAUDE_PROJECT_DIR}/hook scripts/guard.py'");
+    await expect.poll(() => row.getByTestId("if-rule").innerText()).toBe("条件: Bash(git *)");
     const broken = panel(page).locator("li.hook.broken");
-    expect(await broken.innerText()).toContain('"if" 只适用于工具事件');
-    expect(await broken.innerText()).toContain("在 Stop 上这个钩子永远不会运行");
+    await expect.poll(() => broken.innerText()).toContain('"if" 只适用于工具事件');
+    await expect.poll(() => broken.innerText()).toContain("在 Stop 上这个钩子永远不会运行");
     await expectAccessible(page, "exec form and if rule, light");
     await shot(page, "honest-if-rule-1200");
     expect(problems).toEqual([]);
@@ -295,10 +295,10 @@ describe("settings page: narrow and long", () => {
     suite.ws = manyHooks(300);
     const { page } = await open();
     await expect.poll(() => panel(page).locator("li.hook").count(), { timeout: 30_000 }).toBe(300);
-    expect(await page.getByTestId("count-project").innerText()).toBe("300");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("300");
     await page.getByTestId("filter").fill("check-299.sh");
     await expect.poll(() => panel(page).locator("li.hook").count()).toBe(1);
-    expect(await panel(page).locator("li.hook code.command").innerText()).toContain("./scripts/check-299.sh");
+    await expect.poll(() => panel(page).locator("li.hook code.command").innerText()).toContain("./scripts/check-299.sh");
     await page.getByTestId("filter").fill("");
     await expect.poll(() => panel(page).locator("li.hook").count(), { timeout: 30_000 }).toBe(300);
   });
@@ -307,10 +307,10 @@ describe("settings page: narrow and long", () => {
     suite.ws = manyHooks(24);
     suite.ws.write(suite.ws.userSettings, hooksFile({ Stop: [{ hooks: [command("notify-send done")] }] }));
     const { page } = await open();
-    expect(await tab(page, "user").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => tab(page, "user").getAttribute("aria-selected")).toBe("true");
     await tab(page, "project").click();
     const groups = panel(page).getByTestId("group");
-    expect(await groups.evaluateAll((els) => els.map((e) => e.getAttribute("data-event")))).toEqual([
+    await expect.poll(() => groups.evaluateAll((els) => els.map((e) => e.getAttribute("data-event")))).toEqual([
       "PreToolUse",
       "PostToolUse",
       "UserPromptSubmit",
@@ -318,18 +318,18 @@ describe("settings page: narrow and long", () => {
     ]);
     await page.getByTestId("filter").fill("write check-12");
     await expect.poll(() => panel(page).locator("li.hook").count()).toBe(1);
-    expect(await page.getByTestId("filter-count").innerText()).toBe("显示 1 / 24 个");
+    await expect.poll(() => page.getByTestId("filter-count").innerText()).toBe("显示 1 / 24 个");
     await page.getByTestId("filter").fill("");
     await page.getByTestId("filter-event").selectOption("Stop");
     await expect.poll(() => panel(page).locator("li.hook").count()).toBe(6);
     await shot(page, "filtered-1200");
     await page.reload();
     await page.getByTestId("count-user").waitFor();
-    expect(await tab(page, "project").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => tab(page, "project").getAttribute("aria-selected")).toBe("true");
     // Keyboard: arrows move between tabs, and the label of every row is unique.
     await tab(page, "project").focus();
     await page.keyboard.press("ArrowLeft");
-    expect(await tab(page, "user").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => tab(page, "user").getAttribute("aria-selected")).toBe("true");
   });
 });
 
@@ -344,7 +344,7 @@ describe("settings page: run history, Test this hook, why didn't it fire", () =>
     suite.ws.write(suite.ws.projectSettings, hooksFile({ PreToolUse: [{ matcher: "Bash", hooks: [command(`python3 ${script}`)] }] }));
     const { page, problems } = await open();
     const row = panel(page).locator("li.hook").first();
-    expect(await row.getByTestId("last-run").innerText()).toBe("尚未运行");
+    await expect.poll(() => row.getByTestId("last-run").innerText()).toBe("尚未运行");
 
     await row.locator("[data-action=test]").click();
     const inspector = page.getByTestId("inspector");
@@ -355,20 +355,20 @@ describe("settings page: run history, Test this hook, why didn't it fire", () =>
     await payload.fill(JSON.stringify({ ...sample, tool_input: { command: "rm -rf build" } }, null, 2));
     await inspector.locator("[data-action=run-test]").click();
     await expect.poll(() => page.getByTestId("test-exit").innerText(), { timeout: 30_000 }).toBe("退出码 2");
-    expect(await page.getByTestId("test-stdout").innerText()).toContain("checked rm -rf build");
-    expect(await page.getByTestId("test-stderr").innerText()).toContain("no rm -rf here");
-    expect(await page.getByTestId("test-outcome").innerText()).toContain("阻止这次工具调用；模型看到：PreToolUse:Bash hook error: no rm -rf here");
+    await expect.poll(() => page.getByTestId("test-stdout").innerText()).toContain("checked rm -rf build");
+    await expect.poll(() => page.getByTestId("test-stderr").innerText()).toContain("no rm -rf here");
+    await expect.poll(() => page.getByTestId("test-outcome").innerText()).toContain("阻止这次工具调用；模型看到：PreToolUse:Bash hook error: no rm -rf here");
     await expectAccessible(page, "inspector dialog (test), light");
     await shot(page, "inspector-test-1200");
 
     await inspector.locator("[role=tab][data-tab=history]").click();
     await expect.poll(() => page.getByTestId("history-run").count()).toBe(1);
-    expect(await page.getByTestId("history-run").innerText()).toContain("已拦截");
+    await expect.poll(() => page.getByTestId("history-run").innerText()).toContain("已拦截");
     await inspector.locator("[role=tab][data-tab=why]").click();
     const steps = page.getByTestId("why-steps");
     await expect.poll(() => steps.locator("li[data-step]").count()).toBe(7);
-    expect(await page.getByTestId("why-verdict").innerText()).toBe("按现在的配置，它会触发。");
-    expect(await steps.locator("li[data-step=matcher]").innerText()).toContain("这个项目还没有记录到 PreToolUse 事件");
+    await expect.poll(() => page.getByTestId("why-verdict").innerText()).toBe("按现在的配置，它会触发。");
+    await expect.poll(() => steps.locator("li[data-step=matcher]").innerText()).toContain("这个项目还没有记录到 PreToolUse 事件");
     await shot(page, "inspector-why-1200");
     await inspector.locator("[data-action=close-inspector]").click();
     await expect.poll(() => row.getByTestId("last-run").innerText()).toMatch(/^上次运行 .* · 已拦截（退出码 2）· \d+ 毫秒$/);
@@ -385,7 +385,7 @@ describe("settings page: run history, Test this hook, why didn't it fire", () =>
     await expect.poll(() => page.getByTestId("test-payload").inputValue()).toContain('"hook_event_name": "Stop"');
     await page.getByTestId("inspector").locator("[data-action=run-test]").click();
     await expect.poll(() => page.getByTestId("test-exit").innerText(), { timeout: 30_000 }).toBe("退出码 1");
-    expect(await page.getByTestId("test-outcome").innerText()).toContain("向你显示（错误）");
+    await expect.poll(() => page.getByTestId("test-outcome").innerText()).toContain("向你显示（错误）");
     const dialog = await page.getByTestId("inspector").boundingBox();
     expect(dialog!.width).toBeLessThanOrEqual(420);
     await expectAccessible(page, "inspector dialog, dark, 420 px");
