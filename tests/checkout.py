@@ -1,6 +1,9 @@
-"""A fresh clone of this checkout, for tests of what a newcomer's first commands do."""
+"""A fresh clone of this checkout, for tests of what a newcomer's first commands do; what the
+build scripts make, built once."""
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -20,4 +23,14 @@ def _unbuilt(folder: str, names: list[str]) -> set[str]:
 def fresh_clone(dest: Path) -> Path:
     """Copies the checkout's sources (not .venv, node_modules, builds, dot files) to `dest`."""
     shutil.copytree(REPO, dest, ignore=_unbuilt)
+    return dest
+
+
+def built(variable: str, dest: Path, command: list[str]) -> Path:
+    """What a build script makes: the one `$variable` names (scripts/test passes what a suite
+    before it built), else `command DEST` builds it into `dest`."""
+    given = os.environ.get(variable)
+    if given:
+        return Path(given)
+    subprocess.run([*command, str(dest)], check=True, timeout=900)
     return dest

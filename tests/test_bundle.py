@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.checkout import built
 from tests.lsp.client import frame, read_frame
 from tests.workspace import write_json
 from wavehost import paths
@@ -39,15 +40,9 @@ def interpreters(versions: list[str]) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """WAVEHOST_BUNDLE: one already built from this tree (scripts/test reuses the extension's)."""
-    if os.environ.get("WAVEHOST_BUNDLE"):
-        return Path(os.environ["WAVEHOST_BUNDLE"])
     dest = tmp_path_factory.mktemp("bundle") / "server"
-    subprocess.run(
-        [sys.executable, str(ROOT / "scripts/bundle/build.py"), "build", str(dest)],
-        check=True,
-        timeout=900,
-    )
-    return dest
+    builder = [sys.executable, str(ROOT / "scripts/bundle/build.py"), "build"]
+    return built("WAVEHOST_BUNDLE", dest, builder)
 
 
 def serve(python: Path, bundle: Path, project: Path, home: Path) -> tuple[int, list[Any], str]:

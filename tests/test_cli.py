@@ -411,7 +411,12 @@ def _closed_pipe() -> int:
 
 @pytest.mark.parametrize(
     "args",
-    [["hooks", "list", "--json"], ["hooks", "run", "Stop"], ["protocol-schema"]],
+    [
+        ["hooks", "list", "--json"],
+        ["hooks", "run", "Stop"],
+        ["protocol-schema"],
+        ["chat", "-p", "hi"],
+    ],
     ids=lambda args: " ".join(args),
 )
 def test_output_into_a_pipe_nobody_reads_is_exit_141_without_a_traceback(
@@ -419,6 +424,7 @@ def test_output_into_a_pipe_nobody_reads_is_exit_141_without_a_traceback(
 ) -> None:
     write_json(paths.project_settings(project), hooks_doc("Stop", "true"))
     where = ["--project", str(project)] if args[0] == "hooks" else []
+    where += [*_scripted(home), "--cwd", str(project)] if args[0] == "chat" else []
     write = _closed_pipe()
     try:
         done = subprocess.run(

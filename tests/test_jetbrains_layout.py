@@ -3,13 +3,12 @@ that needs no IntelliJ SDK â€” the server bundle in `lib/server`, the webview â€
 Gradle build packs it, and the bundle the plugin starts from there serving a real hooks list."""
 
 import json
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.checkout import built
 from tests.test_bundle import demo, interpreters, serve  # noqa: F401 (demo: a fixture)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -23,15 +22,9 @@ LAUNCHER_KT = (
 @pytest.fixture(scope="module")
 def layout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """WAVEHOST_JETBRAINS_LAYOUT: the one scripts/test-jetbrains made; else made here."""
-    if os.environ.get("WAVEHOST_JETBRAINS_LAYOUT"):
-        return Path(os.environ["WAVEHOST_JETBRAINS_LAYOUT"])
     out = tmp_path_factory.mktemp("jetbrains") / "layout"
-    subprocess.run(
-        ["bash", str(REPO / "scripts/package-jetbrains"), "--layout-only", str(out)],
-        check=True,
-        timeout=900,
-    )
-    return out
+    script = ["bash", str(REPO / "scripts/package-jetbrains"), "--layout-only"]
+    return built("WAVEHOST_JETBRAINS_LAYOUT", out, script)
 
 
 def test_the_zip_layout_holds_the_server_bundle_in_lib_server_and_the_webview(

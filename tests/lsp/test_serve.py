@@ -115,7 +115,7 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
     assert "role" in schema["$defs"]["UserMessage"]["required"]
     assert "type" in schema["$defs"]["ToolBlock"]["required"]
     assert "op" in schema["$defs"]["MessagePut"]["required"]
-    assert schema["language"]["fallback"] == "en"
+    assert schema["language"]["unset"] == schema["language"]["fallback"] == "en"
     assert schema["methods"][table.HOOKS_CHANGED.name]["direction"] == "serverToClient"
     asked = schema["methods"][table.CHAT_REQUEST_PERMISSION.name]
     assert (asked["direction"], asked["kind"]) == ("serverToClient", "request")

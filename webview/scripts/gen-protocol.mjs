@@ -130,7 +130,7 @@ export async function generate() {
     "",
     "/** The locale → UI language rule (wavehost.language): apply it with `languageOf` in i18n.ts. */",
     `export const LANGUAGE_RULE = ${JSON.stringify(
-      { languages: schema.language.languages, fallback: schema.language.fallback },
+      { languages: schema.language.languages, unset: schema.language.unset, fallback: schema.language.fallback },
       null,
       2,
     )} as const;`,

@@ -595,7 +595,7 @@ const tables: Record<Lang, Record<Key, string>> = { zh, en };
 
 export function langFor(locale: string | null | undefined): Lang {
   const trimmed = locale?.trim();
-  if (!trimmed) return LANGUAGE_RULE.fallback;
+  if (!trimmed) return LANGUAGE_RULE.unset;
   const primary = trimmed.replace(/_/g, "-").split("-")[0]!.toLowerCase();
   return LANGUAGE_RULE.languages.find((l) => l === primary) ?? LANGUAGE_RULE.fallback;
 }

@@ -155,35 +155,53 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
 }
 
-/** Opens the workbench on `folder` (or on no folder) and waits until it is usable. */
-export async function openWorkbench(page: Page, origin: string, folder?: string | string[]): Promise<void> {
+/**
+ * Opens the workbench on `folder`, on a multi-root workspace of these folders (its
+ * .code-workspace file is returned), or on no folder, and waits until it is usable.
+ */
+export async function openWorkbench(page: Page, origin: string, folder?: string | string[]): Promise<string | undefined> {
   let url = `${origin}/?ew=true`; // no folder: an empty window (code-server would reopen the last one)
+  const workspace = Array.isArray(folder) ? multiRoot(folder) : undefined;
   if (typeof folder === "string") url = `${origin}/?folder=${encodeURIComponent(folder)}`;
-  else if (Array.isArray(folder)) url = `${origin}/?workspace=${encodeURIComponent(multiRoot(folder))}`;
+  else if (workspace) url = `${origin}/?workspace=${encodeURIComponent(workspace)}`;
   await loadWorkbench(page, url);
-  if (folder === undefined) return;
-  // code-server now and then opens the window without what it was asked to open ("No Folder
-  // Opened", once in 13 runs on a loaded machine): the title names the folder or the workspace
-  // once it is open. Such a window is loaded again, once.
+  if (folder === undefined) return undefined;
+  // The title names the folder or the workspace once the window has opened it. A loaded machine
+  // can take long for that (the workbench loads, then reads the .code-workspace file over its
+  // remote connection): waited for as long as it takes, never loaded again.
   const root = typeof folder === "string" ? basename(folder) : "(Workspace)";
-  const opened = (timeout: number) =>
-    page.waitForFunction((name) => document.title.includes(name), root, { timeout }).then(
-      () => true,
-      () => false,
-    );
-  if (await opened(30_000)) return;
-  console.warn(`code-server opened "${await page.title()}" for ${url}; loading it again`);
-  await loadWorkbench(page, url);
-  if (!(await opened(60_000))) throw new Error(`code-server did not open ${root}: the window is "${await page.title()}"`);
+  try {
+    await page.waitForFunction((name) => document.title.includes(name), root, { timeout: 120_000 });
+  } catch {
+    throw new Error(`code-server did not open ${root} in 120 s: the window is "${await page.title()}"`);
+  }
+  // A multi-root window knows its folders only once it has read the .code-workspace file (over
+  // the remote connection, after the title): until then it shows "No Folder Opened", and the
+  // quick open finds none of their files. Each folder's row in the Explorer says it is there.
+  for (const path of Array.isArray(folder) ? folder : []) {
+    const row = page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(basename(path), "i") });
+    await row.first().waitFor({ timeout: 120_000 });
+  }
+  return workspace;
 }
 
+/** What each workbench page said on its console (errors and warnings), for explainFailure. */
+const consoles = new WeakMap<Page, string[]>();
+
 async function loadWorkbench(page: Page, url: string): Promise<void> {
+  if (!consoles.has(page)) {
+    const said: string[] = [];
+    consoles.set(page, said);
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") said.push(`${m.type()}: ${m.text().slice(0, 500)}`);
+    });
+  }
   await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120_000 });
   await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
   await page.locator(".statusbar").waitFor({ timeout: 60_000 });
 }
 
-function multiRoot(folders: string[]): string {
+export function multiRoot(folders: string[]): string {
   const file = join(tempDir("workspace"), "two.code-workspace");
   writeJson(file, { folders: folders.map((path) => ({ path })) });
   return file;
@@ -269,7 +287,14 @@ export async function explainFailure(page: Page, server: CodeServer, name: strin
         const view = document.body?.dataset.view;
         if (!view || !document.querySelector("wave-app")) return null;
         const text = document.body.innerText ?? "";
-        return `${view} page: ${/Current project: [^\n]*/.exec(text)?.[0] ?? "(no project header)"}`;
+        if (view !== "chat") return `${view} page: ${/Current project: [^\n]*/.exec(text)?.[0] ?? "(no project header)"}`;
+        // The chat: its words (deep, through the shadow roots) and its input's state.
+        const app = document.querySelector("wave-app")?.shadowRoot;
+        const panel = app?.querySelector("wave-chat-panel")?.shadowRoot;
+        const input = panel?.querySelector("textarea");
+        const send = panel?.querySelector("[data-action=send]");
+        const words = (panel?.textContent ?? "").replace(/\s+/g, " ").slice(0, 400);
+        return `chat page: input ${JSON.stringify(input?.value ?? null)}, send ${send?.hasAttribute("disabled") ? "disabled" : "enabled"}, session ${panel?.host.getAttribute("data-session-id") ?? "none"}: ${words}`;
       });
       // A frame that hangs tells nothing: no waiting for it.
       const found = await Promise.race([header.catch(() => null), sleep(5000).then(() => null)]);
@@ -281,6 +306,8 @@ export async function explainFailure(page: Page, server: CodeServer, name: strin
   lines.push(`wavehost pages now: ${headers.length ? headers.join("; ") : "none"}`);
   const tab = await page.locator(".tabs-container .tab.active").allInnerTexts().catch(() => []);
   lines.push(`active editor tabs: ${tab.map((t) => t.replace(/\s+/g, "")).join(", ") || "none"}`);
+  const said = consoles.get(page) ?? [];
+  lines.push(`the workbench's console (errors, warnings; the last 40 of ${said.length}):\n${said.slice(-40).join("\n")}`);
   const log = server.wavehostLogs().at(-1);
   lines.push(log ? `wavehost output channel (${log.path}):\n${log.text}` : "no wavehost output channel was written");
   const message = err instanceof Error ? err.message : String(err);

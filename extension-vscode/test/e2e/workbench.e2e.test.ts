@@ -20,6 +20,7 @@ const DEMO = join(REPO, "examples", "demo-project");
 import {
   CodeServer,
   REPO,
+  explainFailure,
   hasWaveFrame,
   launchBrowser,
   openWorkbench,
@@ -158,32 +159,41 @@ let conversation: Promise<Conversation> | undefined;
 /** Has the scripted conversation in the chat view, once per file, by whichever test comes first. */
 function converse(): Promise<Conversation> {
   conversation ??= (async () => {
-    await runCommand(page, "Wave: Open Chat");
-    const chat = await liveChat();
-    await chat.locator("textarea").fill("Clean up the build output, then write a plan");
-    await chat.locator("[data-action=send]").click();
-    const failure = chat.getByTestId("tool-error").first();
-    await failure.waitFor({ timeout: 60_000 });
-    const blocked = await failure.innerText();
-    // The next tool asks for permission: the server's question is relayed to this view.
-    const allow = chat.locator("[data-testid=permission] [data-action=allow]");
-    await allow.waitFor({ timeout: 60_000 });
-    await screenshot(page, "10-chat-hook-blocked-permission-asked");
-    await allow.click();
-    await expect.poll(() => chat.locator(".log").innerText(), { timeout: 60_000 }).toContain("Stop hook ran");
-    await screenshot(page, "11-chat-turn-done");
-    // The "Hook settings" button sits above the conversation, never over it (also scrolled).
-    const edges = await chat.evaluate(() => {
-      const app = document.querySelector("wave-app")!.shadowRoot!;
-      const button = app.querySelector("nav vscode-button")!.getBoundingClientRect();
-      const panel = app.querySelector("wave-chat-panel")!.shadowRoot!;
-      const log = panel.querySelector(".log")!.getBoundingClientRect();
-      return { buttonBottom: button.bottom, logTop: log.top };
-    });
-    expect(edges.buttonBottom).toBeLessThan(edges.logTop);
-    return { blocked };
+    try {
+      return await conversed();
+    } catch (err) {
+      throw await explainFailure(page, server, "10-chat", err);
+    }
   })();
   return conversation;
+}
+
+/** The conversation itself (converse() has it once). */
+async function conversed(): Promise<Conversation> {
+  await runCommand(page, "Wave: Open Chat");
+  const chat = await liveChat();
+  await chat.locator("textarea").fill("Clean up the build output, then write a plan");
+  await chat.locator("[data-action=send]").click();
+  const failure = chat.getByTestId("tool-error").first();
+  await failure.waitFor({ timeout: 60_000 });
+  const blocked = await failure.innerText();
+  // The next tool asks for permission: the server's question is relayed to this view.
+  const allow = chat.locator("[data-testid=permission] [data-action=allow]");
+  await allow.waitFor({ timeout: 60_000 });
+  await screenshot(page, "10-chat-hook-blocked-permission-asked");
+  await allow.click();
+  await expect.poll(() => chat.locator(".log").innerText(), { timeout: 60_000 }).toContain("Stop hook ran");
+  await screenshot(page, "11-chat-turn-done");
+  // The "Hook settings" button sits above the conversation, never over it (also scrolled).
+  const edges = await chat.evaluate(() => {
+    const app = document.querySelector("wave-app")!.shadowRoot!;
+    const button = app.querySelector("nav vscode-button")!.getBoundingClientRect();
+    const panel = app.querySelector("wave-chat-panel")!.shadowRoot!;
+    const log = panel.querySelector(".log")!.getBoundingClientRect();
+    return { buttonBottom: button.bottom, logTop: log.top };
+  });
+  expect(edges.buttonBottom).toBeLessThan(edges.logTop);
+  return { blocked };
 }
 
 describe("wavehost in a real VS Code", () => {

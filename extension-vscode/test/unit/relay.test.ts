@@ -212,7 +212,7 @@ describe("activation logic", () => {
     });
     expect(chooseLaunch({ serverCommand: [], interpreter: "/py", pythonExtension: "/pe" }, ext)).toMatchObject({
       command: "/py",
-      args: ["/ext/server/launch.py", "serve"],
+      args: ["/ext/server/launch.py", "serve", "--stdio"], // the bundle's launcher, as the JetBrains plugin starts it
     });
     expect(chooseLaunch({ serverCommand: [], interpreter: " ", pythonExtension: "/pe" }, ext).command).toBe("/pe");
     expect(chooseLaunch({ serverCommand: [], interpreter: "" }, ext).command).toBe("python3");

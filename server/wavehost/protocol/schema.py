@@ -107,9 +107,11 @@ def protocol_schema() -> dict[str, Any]:
     schema["chatErrorData"] = refs[(ChatErrorData, "serialization")]
     schema["language"] = {
         "languages": list(language.LANGUAGES),
+        "unset": language.FALLBACK,  # no locale chooses no language: as any other (a stable key)
         "fallback": language.FALLBACK,
         "rule": "the locale's primary subtag (case-insensitive, `_` as `-`) if it is one of "
-        "`languages`; `fallback` for any other locale, the C / POSIX locale, and none at all",
+        "`languages`; `fallback` for any other locale and the C / POSIX locale; `unset` when "
+        "there is none",
     }
     schema["launch"] = launch_policy()
     return schema

@@ -1637,6 +1637,7 @@ export const LANGUAGE_RULE = {
     "zh",
     "en"
   ],
+  "unset": "en",
   "fallback": "en"
 } as const;
 

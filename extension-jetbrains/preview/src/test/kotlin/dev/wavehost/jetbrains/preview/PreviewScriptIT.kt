@@ -66,7 +66,7 @@ class PreviewScriptIT {
             val png = tmp.resolve("shots/chat.png")
             val run = preview("--project", ws.project.toString(), "--home", ws.home.toString(), "--chat", "--screenshot", png.toString())
             assertEquals(0, run.exit, run.stderr.takeLast(3000))
-            assertTrue("No model provider is configured: the chat replays examples/demo-project/demo-chat.json." in run.stderr, run.stderr)
+            assertTrue("No model provider is configured: the chat replays examples/demo-project/demo-chat.json." in run.stdout, run.stdout)
             assertTrue("wrote ${png.toAbsolutePath()}" in run.stdout, run.stdout)
         } finally {
             ws.close()
