@@ -34,6 +34,7 @@ TIER_OF_PATH = {
     "reliability": "server",
     "reliability/test_browser_auth.py": "browser",
     "test_cli.py": "server",  # the command line
+    "mcp": "server",  # real MCP servers (the SDK's), started as a session does
     "session/test_headless.py": "server",
     "web": "browser",  # `wavehost web`
     "test_demo_script.py": "browser",

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.dialect_files import bash, copilot_file, copilot_project, write
 from tests.dialects.conftest import envs, lines, record
 from tests.hooks_doc import hooks_for
@@ -392,6 +394,7 @@ async def test_contexts_join_as_copilot_joins_them(chat: ChatRunner, project: Pa
     ]
 
 
+@pytest.mark.server  # `wavehost chat -p`
 async def test_session_start_exit_2_warns_on_stderr_and_its_context_still_counts(
     home: Path, project: Path
 ) -> None:

@@ -40,10 +40,10 @@ describe("settings page: MCP servers", () => {
     const problems = collectProblems(settings);
     await settings.goto(web.url);
     await expect.poll(() => servers(settings).count(), { timeout: 30_000 }).toBe(2);
-    expect(await server(settings, "memory").getAttribute("data-status")).toBe("notStarted");
-    expect(await server(settings, "memory").getByTestId("mcp-status").innerText()).toBe("尚未启动（聊天会话启动它）");
-    expect(await server(settings, "tickets").getAttribute("data-status")).toBe("invalid");
-    expect(await server(settings, "tickets").getByTestId("mcp-error").innerText()).toBe("missing environment variables: TICKETS_URL");
+    await expect.poll(() => server(settings, "memory").getAttribute("data-status")).toBe("notStarted");
+    await expect.poll(() => server(settings, "memory").getByTestId("mcp-status").innerText()).toBe("尚未启动（聊天会话启动它）");
+    await expect.poll(() => server(settings, "tickets").getAttribute("data-status")).toBe("invalid");
+    await expect.poll(() => server(settings, "tickets").getByTestId("mcp-error").innerText()).toBe("missing environment variables: TICKETS_URL");
     await settings.getByTestId("mcp-servers").scrollIntoViewIfNeeded();
     await settings.screenshot({ path: join(SCREENSHOTS, "settings-mcp-servers-before.png"), fullPage: true });
 
@@ -57,17 +57,17 @@ describe("settings page: MCP servers", () => {
     await panel.locator("textarea").press("Enter");
     const prompt = panel.getByTestId("permission");
     await expect.poll(() => prompt.isVisible(), { timeout: 60_000 }).toBe(true);
-    expect(await prompt.innerText()).toContain("允许 MCP 服务 memory 的工具 remember 吗？");
+    await expect.poll(() => prompt.innerText()).toContain("允许 MCP 服务 memory 的工具 remember 吗？");
     await chat.screenshot({ path: join(SCREENSHOTS, "chat-mcp-permission.png"), fullPage: true });
     await prompt.locator("[data-action=allow]").click();
     await expect.poll(() => panel.locator(".log").innerText(), { timeout: 30_000 }).toContain("记好了。");
-    expect(await panel.locator(".tool[data-tool=mcp__memory__remember]").getAttribute("data-status")).toBe("success");
+    await expect.poll(() => panel.locator(".tool[data-tool=mcp__memory__remember]").getAttribute("data-status")).toBe("success");
 
     // The settings page heard of it (wave/mcp/changed) and lists the server as connected.
     await expect.poll(() => server(settings, "memory").getAttribute("data-status"), { timeout: 30_000 }).toBe("connected");
-    expect(await server(settings, "memory").getByTestId("mcp-status").innerText()).toBe("已连接 · 10 个工具");
+    await expect.poll(() => server(settings, "memory").getByTestId("mcp-status").innerText()).toBe("已连接 · 10 个工具");
     await server(settings, "memory").locator("summary").click();
-    expect(await server(settings, "memory").locator("details li").first().innerText()).toBe("mcp__memory__remember");
+    await expect.poll(() => server(settings, "memory").locator("details li").first().innerText()).toBe("mcp__memory__remember");
     await settings.getByTestId("mcp-servers").scrollIntoViewIfNeeded();
     await settings.screenshot({ path: join(SCREENSHOTS, "settings-mcp-servers-connected.png"), fullPage: true });
 
@@ -75,7 +75,7 @@ describe("settings page: MCP servers", () => {
     await server(settings, "memory").locator("[data-action=open-mcp]").click();
     const viewer = settings.locator("wave-file-viewer");
     await viewer.waitFor({ timeout: 30_000 });
-    expect(await settings.getByTestId("viewer-path").innerText()).toContain(".mcp.json");
+    await expect.poll(() => settings.getByTestId("viewer-path").innerText()).toContain(".mcp.json");
     expect(problems).toEqual([]);
   });
 });

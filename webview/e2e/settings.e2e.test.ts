@@ -343,21 +343,21 @@ describe("settings page: hooks tab", () => {
     );
     ws.write(ws.claudeUserSettings, hooksFile({ Stop: [{ hooks: [command("say done")] }] }));
     const { page, problems } = await openSettings("en-US");
-    expect(await page.getByTestId("count-user").innerText()).toBe("1");
-    expect(await page.getByTestId("count-project").innerText()).toBe("6");
+    await expect.poll(() => page.getByTestId("count-user").innerText()).toBe("1");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("6");
     const userRow = rows(page, "user").first();
     await expect.poll(() => userRow.isVisible()).toBe(true);
-    expect(await userRow.getByTestId("dialect").innerText()).toBe("Format: Claude Code");
-    expect(await userRow.getByTestId("row-path").innerText()).toBe("~/.claude/settings.json");
+    await expect.poll(() => userRow.getByTestId("dialect").innerText()).toBe("Format: Claude Code");
+    await expect.poll(() => userRow.getByTestId("row-path").innerText()).toBe("~/.claude/settings.json");
 
     await tab(page, "project").click();
     const row = (text: string) => rows(page, "project").filter({ hasText: text });
     await expect.poll(() => row("./claude-guard.sh").isVisible()).toBe(true);
-    expect(await row("./wave-stop.sh").getByTestId("dialect").innerText()).toBe("Format: Wave");
+    await expect.poll(() => row("./wave-stop.sh").getByTestId("dialect").innerText()).toBe("Format: Wave");
     for (const text of ["./claude-guard.sh", "./claude-audit.sh"]) {
-      expect(await row(text).getByTestId("dialect").innerText()).toBe("Format: Claude Code");
-      expect(await row(text).getByTestId("row-path").innerText()).toBe(".claude/settings.json");
-      expect(await row(text).getAttribute("data-dialect")).toBe("claude");
+      await expect.poll(() => row(text).getByTestId("dialect").innerText()).toBe("Format: Claude Code");
+      await expect.poll(() => row(text).getByTestId("row-path").innerText()).toBe(".claude/settings.json");
+      await expect.poll(() => row(text).getAttribute("data-dialect")).toBe("claude");
     }
     // Handler types that run no command say how they run; the row names them as Claude Code does
     expect(await row("https://hooks.example.com/stop").getByTestId("kind").innerText()).toBe("HTTP");
@@ -367,7 +367,7 @@ describe("settings page: hooks tab", () => {
     await page.screenshot({ path: join(SCREENSHOTS, "settings-claude-code-files.png"), fullPage: true });
 
     await row("./claude-guard.sh").locator("[data-action=delete]").click();
-    expect(await page.getByTestId("delete-path").innerText()).toBe(claudeProject);
+    await expect.poll(() => page.getByTestId("delete-path").innerText()).toBe(claudeProject);
     await page.getByTestId("delete-dialog").locator("[data-action=confirm]").click();
     await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("5");
     expect(JSON.parse(readFileSync(claudeProject, "utf8")).hooks.PreToolUse[0].hooks).toEqual([command("./claude-audit.sh")]);

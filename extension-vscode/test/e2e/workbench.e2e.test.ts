@@ -225,8 +225,8 @@ describe("wavehost in a real VS Code", () => {
     await screenshot(page, "01-settings-user-hooks");
     const mcp = settings.getByTestId("mcp-server");
     await expect.poll(() => mcp.count()).toBe(1);
-    expect(await mcp.getAttribute("data-status")).toBe("invalid");
-    expect(await mcp.getByTestId("mcp-error").innerText()).toBe("missing environment variables: TICKETS_URL");
+    await expect.poll(() => mcp.getAttribute("data-status")).toBe("invalid");
+    await expect.poll(() => mcp.getByTestId("mcp-error").innerText()).toBe("missing environment variables: TICKETS_URL");
     await mcp.scrollIntoViewIfNeeded();
     await screenshot(page, "01b-settings-mcp-servers");
     await projectTab(settings);
