@@ -5,6 +5,7 @@ import me.friwi.jcefmaven.MavenCefAppHandlerAdapter
 import org.cef.CefApp
 import org.cef.CefSettings
 import java.io.File
+import java.nio.file.Files
 import java.nio.file.Path
 
 /**
@@ -13,6 +14,12 @@ import java.nio.file.Path
  */
 object Jcef {
     private var app: CefApp? = null
+    private var rootCache: File? = null
+
+    /** Removes this JVM's Chromium profile (a JVM that halts runs no shutdown hook: it calls this). */
+    fun removeCache() {
+        rootCache?.deleteRecursively()
+    }
 
     /** `$WAVEHOST_JCEF_DIR`, else `~/.cache/wavehost/jcef-<version>`. */
     fun defaultInstallDir(): File = System.getenv("WAVEHOST_JCEF_DIR")?.takeIf { it.isNotBlank() }?.let(::File)
@@ -29,6 +36,13 @@ object Jcef {
         builder.cefSettings.windowless_rendering_enabled = false
         builder.cefSettings.log_severity = CefSettings.LogSeverity.LOGSEVERITY_ERROR
         builder.cefSettings.cache_path = null
+        // Chromium's profile lock lives under its root cache path (default: one per user): a
+        // second JCEF on the machine at the same moment — another test run, the preview script —
+        // would fail to initialise. Each JVM gets its own, removed when it exits.
+        val root = Files.createTempDirectory("wavehost-jcef-root-").toFile()
+        rootCache = root
+        Runtime.getRuntime().addShutdownHook(Thread { removeCache() })
+        builder.cefSettings.root_cache_path = root.absolutePath
         // Software rendering under Xvfb; root needs --no-sandbox; no background traffic of its own.
         builder.addJcefArgs(
             "--disable-gpu", "--disable-gpu-compositing", "--no-sandbox", "--disable-background-networking",

@@ -80,6 +80,7 @@ fun main(argv: Array<String>) {
             1
         }
         shell.close()
+        Jcef.removeCache()
         Runtime.getRuntime().halt(status)
     }
     val settings = shell.openSettingsTab()
@@ -111,6 +112,7 @@ fun main(argv: Array<String>) {
         1
     }
     shell.close()
+    Jcef.removeCache()
     // Chromium's threads do not end on their own; the JVM exits with the status.
     Runtime.getRuntime().halt(status)
 }
