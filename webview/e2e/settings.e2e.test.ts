@@ -360,10 +360,10 @@ describe("settings page: hooks tab", () => {
       await expect.poll(() => row(text).getAttribute("data-dialect")).toBe("claude");
     }
     // Handler types that run no command say how they run; the row names them as Claude Code does
-    expect(await row("https://hooks.example.com/stop").getByTestId("kind").innerText()).toBe("HTTP");
-    expect(await row("Did it run the tests?").getByTestId("kind").innerText()).toBe("prompt (the model judges)");
-    expect(await row("Verify the tests pass").getByTestId("kind").innerText()).toBe("agent (a subagent checks)");
-    expect(await row("./claude-guard.sh").getByTestId("kind").count()).toBe(0);
+    await expect.poll(() => row("https://hooks.example.com/stop").getByTestId("kind").innerText()).toBe("HTTP");
+    await expect.poll(() => row("Did it run the tests?").getByTestId("kind").innerText()).toBe("prompt (the model judges)");
+    await expect.poll(() => row("Verify the tests pass").getByTestId("kind").innerText()).toBe("agent (a subagent checks)");
+    await expect.poll(() => row("./claude-guard.sh").getByTestId("kind").count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, "settings-claude-code-files.png"), fullPage: true });
 
     await row("./claude-guard.sh").locator("[data-action=delete]").click();
