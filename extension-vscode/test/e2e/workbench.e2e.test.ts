@@ -249,9 +249,10 @@ describe("wavehost in a real VS Code", () => {
             .catch(() => ""),
         { timeout: 20_000 },
       )
-      // The panel shows the channel's last lines: the project line when this test runs first, else
-      // the line of the settings page this test opened (the tests run in any order).
-      .toMatch(/project: demo-project|settings page: ready \d+ ms/);
+      // The panel shows the wavehost channel's last lines — which ones depends on what ran before
+      // (the tests run in any order) and on what the server said (an MCP server's warning): lines
+      // only this channel writes.
+      .toMatch(/\[info\] (project: |wavehost ready: |(settings|chat) page: (ready|first answer) |timing: |\[server\] )/);
     await screenshot(page, "04-log");
 
     const shown = await markPages();

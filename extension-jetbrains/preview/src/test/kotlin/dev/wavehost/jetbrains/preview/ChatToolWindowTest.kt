@@ -41,15 +41,19 @@ class ChatToolWindowTest {
         s.waitFor(chat, "deep('.log')?.innerText.includes('完成：PLAN.md 已写好。') === true", 60, "the last reply")
 
         val bash = "deep('.tool[data-tool=Bash]')"
-        assertEquals("blocked", s.evaluate(chat, "$bash.getAttribute('data-status')").asString) // refused by a hook: it never ran
-        assertEquals("PreToolUse:Bash hook error: Refusing rm -rf", s.evaluate(chat, "$bash.querySelector('[data-testid=tool-error]').innerText").asString)
-        val blockedBy = s.evaluate(chat, "$bash.querySelector('[data-testid=blocked-by]').innerText").asString
-        assertTrue("PreToolUse:Bash" in blockedBy && "Refusing rm -rf" in blockedBy, blockedBy) // names the hook
-        assertEquals("success", s.evaluate(chat, "deep('.tool[data-tool=Write]').getAttribute('data-status')").asString)
+        eventually {
+            assertEquals("blocked", s.evaluate(chat, "$bash.getAttribute('data-status')").asString) // refused by a hook: it never ran
+            assertEquals("PreToolUse:Bash hook error: Refusing rm -rf", s.evaluate(chat, "$bash.querySelector('[data-testid=tool-error]').innerText").asString)
+            val blockedBy = s.evaluate(chat, "$bash.querySelector('[data-testid=blocked-by]').innerText").asString
+            assertTrue("PreToolUse:Bash" in blockedBy && "Refusing rm -rf" in blockedBy, blockedBy) // names the hook
+            assertEquals("success", s.evaluate(chat, "deep('.tool[data-tool=Write]').getAttribute('data-status')").asString)
+        }
         assertEquals("ran\n", Files.readString(ws.project.resolve("hook-ran")), "the hook ran as a real process")
         assertTrue(Files.isDirectory(ws.project.resolve("build")), "the blocked command did not run")
         assertEquals("# Plan\n", Files.readString(ws.project.resolve("PLAN.md")))
-        assertEquals("build", s.evaluate(chat, "deep('.markdown strong').innerText").asString)
+        eventually {
+            assertEquals("build", s.evaluate(chat, "deep('.markdown strong').innerText").asString)
+        }
         s.screenshot(File(SCREENSHOTS, "jcef-chat-turn-blocked-hook.png"))
 
         // "Show in settings" on the hook that blocked: the relay has the shell open a settings tab
@@ -59,7 +63,9 @@ class ChatToolWindowTest {
         val settings = s.settings()!!
         s.waitFor(settings, "deep('li.hook[data-revealed]')?.innerText.includes('Refusing rm -rf') === true", 60, "the revealed row")
         assertTrue(s.events.any { it.name == "openSettings" })
-        assertEquals("true", s.evaluate(settings, "deep('[role=tab][data-source=project]').getAttribute('aria-selected')").asString)
+        eventually {
+            assertEquals("true", s.evaluate(settings, "deep('[role=tab][data-source=project]').getAttribute('aria-selected')").asString)
+        }
         s.screenshot(File(SCREENSHOTS, "jcef-chat-show-in-settings.png"))
         assertEquals(emptyList<String>(), s.consoleErrors)
     }

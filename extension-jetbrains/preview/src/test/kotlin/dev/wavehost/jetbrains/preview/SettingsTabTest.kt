@@ -50,33 +50,39 @@ class SettingsTabTest {
     fun `lists the hooks by source with counts, rows and read-only plugin rows`() {
         standardWorkspace()
         val (s, page) = open()
-        assertEquals("1", text(s, page, "deep('[data-testid=count-user]').textContent.trim()"))
-        assertEquals("3", text(s, page, "deep('[data-testid=count-project]').textContent.trim()"))
-        assertEquals("1", text(s, page, "deep('[data-testid=count-plugin]').textContent.trim()"))
-        val headers = s.evaluate(page, "deepAll('[role=tab][data-source]').map(h => h.textContent.replace(/\\s+/g, ' ').trim())").asJsonArray.map { it.asString }
-        assertEquals(listOf("用户级钩子 1", "项目级钩子 3", "插件钩子 1"), headers)
-        val userRow = text(s, page, "${rowExpr("user", "notify-send")}.innerText")
-        assertTrue("notify-send done" in userRow && "超时 5 秒" in userRow && "~/.wave/settings.json" in userRow, userRow)
-        // The path is shown as people read it (under ~), the absolute one on hover.
-        assertEquals(ws.userSettings.toString(), text(s, page, "${rowExpr("user", "notify-send")}.querySelector('[data-testid=row-path]').title"))
+        eventually {
+            assertEquals("1", text(s, page, "deep('[data-testid=count-user]').textContent.trim()"))
+            assertEquals("3", text(s, page, "deep('[data-testid=count-project]').textContent.trim()"))
+            assertEquals("1", text(s, page, "deep('[data-testid=count-plugin]').textContent.trim()"))
+            val headers = s.evaluate(page, "deepAll('[role=tab][data-source]').map(h => h.textContent.replace(/\\s+/g, ' ').trim())").asJsonArray.map { it.asString }
+            assertEquals(listOf("用户级钩子 1", "项目级钩子 3", "插件钩子 1"), headers)
+            val userRow = text(s, page, "${rowExpr("user", "notify-send")}.innerText")
+            assertTrue("notify-send done" in userRow && "超时 5 秒" in userRow && "~/.wave/settings.json" in userRow, userRow)
+            // The path is shown as people read it (under ~), the absolute one on hover.
+            assertEquals(ws.userSettings.toString(), text(s, page, "${rowExpr("user", "notify-send")}.querySelector('[data-testid=row-path]').title"))
+        }
 
         s.click(page, "[role=tab][data-source=project]")
         s.waitFor(page, "${rowExpr("project", "./guard.sh")}?.checkVisibility() === true", what = "the project rows")
-        val projectRows = s.evaluate(page, "deepAll('[role=tabpanel][data-source=project] li.hook').map(li => li.innerText)").asJsonArray.map { it.asString }
-        assertEquals(3, projectRows.size)
-        // Rows are grouped by event: the event heads its group.
-        val groups = s.evaluate(page, "deepAll('[role=tabpanel][data-source=project] [data-testid=group]').map(h => h.innerText)").asJsonArray.map { it.asString }
-        assertTrue(groups.size == 2 && "PreToolUse：2 个" in groups[0] && "PostToolUse：1 个" in groups[1], groups.toString())
-        assertTrue("匹配器: Bash" in projectRows[0] && "Refuses rm -rf" in projectRows[0], projectRows[0])
-        assertTrue("Write|Edit" in projectRows[2] && "异步" in projectRows[2], projectRows[2])
+        eventually {
+            val projectRows = s.evaluate(page, "deepAll('[role=tabpanel][data-source=project] li.hook').map(li => li.innerText)").asJsonArray.map { it.asString }
+            assertEquals(3, projectRows.size)
+            // Rows are grouped by event: the event heads its group.
+            val groups = s.evaluate(page, "deepAll('[role=tabpanel][data-source=project] [data-testid=group]').map(h => h.innerText)").asJsonArray.map { it.asString }
+            assertTrue(groups.size == 2 && "PreToolUse：2 个" in groups[0] && "PostToolUse：1 个" in groups[1], groups.toString())
+            assertTrue("匹配器: Bash" in projectRows[0] && "Refuses rm -rf" in projectRows[0], projectRows[0])
+            assertTrue("Write|Edit" in projectRows[2] && "异步" in projectRows[2], projectRows[2])
+        }
         s.screenshot(File(SCREENSHOTS, "jcef-settings-project-tab.png"))
 
         s.click(page, "[role=tab][data-source=plugin]")
         s.waitFor(page, "${rowExpr("plugin", "prettier")}?.checkVisibility() === true", what = "the plugin row")
-        assertTrue("插件：fmt" in text(s, page, "${rowExpr("plugin", "prettier")}.innerText"))
-        // Read-only: nothing that changes it (no Edit/Delete); looking into it (Test, Why) stays.
-        val actions = s.evaluate(page, "[...${rowExpr("plugin", "prettier")}.querySelectorAll('[data-action]')].map(b => b.dataset.action)").asJsonArray.map { it.asString }
-        assertEquals(listOf("test", "why"), actions)
+        eventually {
+            assertTrue("插件：fmt" in text(s, page, "${rowExpr("plugin", "prettier")}.innerText"))
+            // Read-only: nothing that changes it (no Edit/Delete); looking into it (Test, Why) stays.
+            val actions = s.evaluate(page, "[...${rowExpr("plugin", "prettier")}.querySelectorAll('[data-action]')].map(b => b.dataset.action)").asJsonArray.map { it.asString }
+            assertEquals(listOf("test", "why"), actions)
+        }
         assertEquals(emptyList<String>(), s.consoleErrors)
     }
 
@@ -88,7 +94,9 @@ class SettingsTabTest {
         s.click(page, "[role=tab][data-source=project]")
         s.clickElement(page, "${rowExpr("project", "./guard.sh")}?.querySelector('[data-action=delete]')", "guard.sh's Delete")
         s.waitFor(page, "deep('[data-testid=delete-dialog]')?.open === true", what = "the delete dialog")
-        assertEquals(ws.projectSettings.toString(), text(s, page, "deep('[data-testid=delete-path]').textContent"))
+        eventually {
+            assertEquals(ws.projectSettings.toString(), text(s, page, "deep('[data-testid=delete-path]').textContent"))
+        }
         assertEquals(before, ws.read(ws.projectSettings), "nothing changes before the confirmation")
         s.screenshot(File(SCREENSHOTS, "jcef-settings-delete-dialog.png"))
 
@@ -131,10 +139,12 @@ class SettingsTabTest {
         ws.write(ws.userSettings, """{"mcpServers": {"tickets": {"type": "http", "url": "${'$'}{TICKETS_URL}/mcp"}}}""")
         val (s, page) = open()
         s.waitFor(page, "deepAll('[data-testid=mcp-server]').length === 2", what = "the MCP servers list")
-        val statuses = s.evaluate(page, "deepAll('[data-testid=mcp-server]').map(li => li.dataset.name + ' ' + li.dataset.status)").asJsonArray.map { it.asString }
-        assertEquals(listOf("tickets invalid", "memory notStarted"), statuses)
         val memory = "deepAll('[data-testid=mcp-server]').find(li => li.dataset.name === 'memory')"
-        assertTrue("尚未启动（聊天会话启动它）" in text(s, page, "$memory.innerText"))
+        eventually {
+            val statuses = s.evaluate(page, "deepAll('[data-testid=mcp-server]').map(li => li.dataset.name + ' ' + li.dataset.status)").asJsonArray.map { it.asString }
+            assertEquals(listOf("tickets invalid", "memory notStarted"), statuses)
+            assertTrue("尚未启动（聊天会话启动它）" in text(s, page, "$memory.innerText"))
+        }
         s.evaluate(page, "($memory.scrollIntoView(), true)")
         s.painted(page)
         s.screenshot(File(SCREENSHOTS, "jcef-settings-mcp-servers.png"))
@@ -163,8 +173,10 @@ class SettingsTabTest {
     fun `a dark colour table turns the page dark, and a theme change is pushed to the open page`() {
         standardWorkspace()
         val (s, page) = open(Themes.dark())
-        assertEquals("rgb(43, 43, 43)", text(s, page, "getComputedStyle(document.body).backgroundColor"))
-        assertEquals("dark", text(s, page, "document.documentElement.dataset.theme"))
+        eventually {
+            assertEquals("rgb(43, 43, 43)", text(s, page, "getComputedStyle(document.body).backgroundColor"))
+            assertEquals("dark", text(s, page, "document.documentElement.dataset.theme"))
+        }
         val dark = s.screenshot(File(SCREENSHOTS, "jcef-settings-dark.png"))
         assertTrue(luminance(dark.getRGB(dark.width / 2, dark.height / 2)) < 0.2, "the painted page is dark")
 

@@ -16,6 +16,27 @@ val PYTHON: Path = REPO.resolve(".venv/bin/python")
 val WEBVIEW: Path = System.getenv("WAVEHOST_WEBVIEW_DIST")?.let { Path.of(it) } ?: REPO.resolve("webview/dist")
 val SCREENSHOTS: File = REPO.resolve("extension-jetbrains/preview/target/screenshots").toFile()
 
+/**
+ * Runs [check] until it passes, at most [seconds]: a page renders in steps (a row's parts are
+ * components of their own), so a read right after an action may see the step before the state it
+ * checks. Reads wait for that state here, as the browser tests' polls do; the last failure is thrown.
+ */
+fun eventually(seconds: Long = 30, check: () -> Unit) {
+    val deadline = System.nanoTime() + seconds * 1_000_000_000
+    while (true) {
+        try {
+            check()
+            return
+        } catch (e: Throwable) {
+            // An assertion not met yet, or a read of an element not rendered yet (the page's
+            // script threw); anything else (a timeout, a bug) is not waited out.
+            val notYet = e is AssertionError || e is java.util.concurrent.ExecutionException
+            if (!notYet || System.nanoTime() > deadline) throw e
+            Thread.sleep(100)
+        }
+    }
+}
+
 /** A home directory and a project of real files, removed afterwards. */
 class Workspace : AutoCloseable {
     val root: Path = Files.createTempDirectory("wavehost-jcef-")
