@@ -31,25 +31,29 @@ SOURCES = {"user": 200, "project": 150, "local": 100, "plugin": 50}  # 500 hooks
 EVENTS = ["PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit", "SessionStart"]
 
 
-def _settings(count: int, tag: str) -> dict[str, Any]:
+def _settings(count: int, tag: str, command: str) -> dict[str, Any]:
     hooks: dict[str, list[Any]] = {}
     for i in range(count):
-        group = {"matcher": "Bash|Write", "hooks": [{"type": "command", "command": f"{tag} {i}"}]}
+        entry = {"type": "command", "command": command.format(tag=tag, i=i)}
+        group = {"matcher": "Bash|Write", "hooks": [entry]}
         hooks.setdefault(EVENTS[i % len(EVENTS)], []).append(group)
     return {"hooks": hooks}
 
 
-def make_workspace(root: Path) -> tuple[Path, Path]:
+def make_workspace(
+    root: Path, sources: dict[str, int] = SOURCES, command: str = "{tag} {i}"
+) -> tuple[Path, Path]:
+    """Claude-format hooks in the user's, the project's, the local and a plugin's file, as many
+    as `sources` says, over five events; `command` made of each one's file (`tag`) and number."""
     home, project = root / "home", root / "project"
-    files = {
-        home / ".wave/settings.json": {
-            **_settings(SOURCES["user"], "user"),
-            "enabledPlugins": {"kit": True},
-        },
-        project / ".wave/settings.json": _settings(SOURCES["project"], "project"),
-        project / ".wave/settings.local.json": _settings(SOURCES["local"], "local"),
-        home / ".wave/plugins/kit/hooks/hooks.json": _settings(SOURCES["plugin"], "plugin"),
+    place = {
+        "user": home / ".wave/settings.json",
+        "project": project / ".wave/settings.json",
+        "local": project / ".wave/settings.local.json",
+        "plugin": home / ".wave/plugins/kit/hooks/hooks.json",
     }
+    files = {place[tag]: _settings(count, tag, command) for tag, count in sources.items()}
+    files[place["user"]]["enabledPlugins"] = {"kit": True}
     for path, content in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(content, indent=2) + "\n")

@@ -7,12 +7,17 @@ Deletes/s: every hook of a 40-hook settings file deleted by 4 real `wavehost ser
 meanwhile without the lock; baseline: 1 server, no editor, in the same run. Each run also reports
 lost updates, corrupted files and stray files (all must be 0). Idle CPU: a server that has listed
 and is watching, with a 5 MB settings file, against a small one (and a 50 MB one, which is over
-the read cap: only its stats are watched). Matcher budget: PreToolUse dispatches (each with a tool
+the read cap: only its stats are watched), and a small one in a project whose `.github/hooks` and
+`.snow/hooks` lead to `/` and whose `.wave` leads elsewhere (nothing is read or watched there).
+Matcher budget: PreToolUse dispatches (each with a tool
 name not seen before, so every matcher is really tested; no hook matches, none starts) against
 1,000 matchers of a kind, a third in each dialect — ordinary regexes (the baseline), backtracking
 ones RE2 runs (`(?:.*){400}!`, Snow globs of 400 `*`), and backtracking lookaheads only the
 bounded `re` worker can run — worst case and median ms per dispatch, and the first load's time.
-Prints medians.
+Grep: the model's patterns over 100,000 lines, an ordinary one as the baseline.
+A long reply: a 200 KB reply streamed 16 characters a piece, its bytes on the LSP wire and to the
+page, and the time from Enter to its last words on screen in real Chromium (bench/wire.py has the
+2 KB and 20 KB ones beside it). Prints medians.
 """
 
 import argparse
@@ -26,18 +31,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo: tests' tools
 
+from bench.wire import lsp_bytes, on_screen
 from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.hooks_doc import hook
 from tests.reliability import edit_race
 from tests.reliability.raw_lsp import RawServer
 from tests.workspace import Workspace, make_workspace
 
+from wavehost import paths
 from wavehost.hooks import patterns
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookContext
 from wavehost.hooks.sources import load_hook_config
 from wavehost.protocol import table
+from wavehost.session.tools import search
 
 MB = 1024 * 1024
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -77,8 +85,19 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
 
 
-def idle_cpu(size: int, seconds: float, workspace: Workspace) -> float:
+def link_out(workspace: Workspace) -> None:
+    """A project whose hook folders lead to `/` and whose `.wave` leads elsewhere."""
+    for folder in (paths.copilot_project_hooks(workspace.project),
+                   paths.snow_project_hooks(workspace.project)):  # fmt: skip
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink("/", folder)
+    os.symlink(workspace.home, workspace.project / ".wave")
+
+
+def idle_cpu(size: int, seconds: float, workspace: Workspace, *, links: bool = False) -> float:
     workspace.write(workspace.user_settings, settings_of_size(size))
+    if links:
+        link_out(workspace)
     server = RawServer(workspace)
     try:
         server.initialize()
@@ -94,13 +113,18 @@ def idle_cpu(size: int, seconds: float, workspace: Workspace) -> float:
 
 def idle(runs: int, seconds: float) -> None:
     print(f"idle CPU of a watching server over {seconds:g} s (median of {runs} runs)")
-    sizes = [("small settings file (1 KB)", 1024), ("5 MB", 5 * MB - 1024), ("50 MB", 50 * MB)]
+    sizes = [
+        ("small settings file (1 KB)", 1024, False),
+        ("5 MB", 5 * MB - 1024, False),
+        ("50 MB", 50 * MB, False),
+        ("1 KB, hook folders → /", 1024, True),
+    ]
     base = None
-    for label, size in sizes:
+    for label, size, links in sizes:
         samples = []
         for _ in range(runs):
             for workspace in make_workspace():
-                samples.append(idle_cpu(size, seconds, workspace))
+                samples.append(idle_cpu(size, seconds, workspace, links=links))
         median = statistics.median(samples)
         base = base if base is not None else max(median, 0.01)
         print(f"  {label:28} {median:5.2f} % CPU  ({median / base:5.2f}x)")
@@ -171,6 +195,41 @@ def matcher_budget(count: int, dispatches: int) -> None:
         )
 
 
+GREP_PATTERNS = {  # over lines of 40 `a` and a `!`
+    "ordinary (baseline)": "a+!",
+    "(a+)+$ (2^40 steps for a backtracking engine)": "(a+)+$",
+    "(?:.*){400}!": "(?:.*){400}!",
+}
+
+
+def grep_times(runs: int, lines: int) -> None:
+    print(f"Grep over {lines:,} lines of 40 'a' and a '!' (median of {runs} runs)")
+    for workspace in make_workspace():
+        workspace.project.mkdir(parents=True, exist_ok=True)
+        (workspace.project / "long.txt").write_text(("a" * 40 + "!\n") * lines)
+        base = None
+        for label, pattern in GREP_PATTERNS.items():
+            samples = []
+            for _ in range(runs):
+                args = search.GrepInput(pattern=pattern, output_mode="count")
+                began = time.perf_counter()
+                search._grep(workspace.project, args, lambda: False)
+                samples.append(1000 * (time.perf_counter() - began))
+            median = statistics.median(samples)
+            base = base if base is not None else median
+            print(f"  {label:46} {median:8.1f} ms  ({median / base:5.2f}x)")
+
+
+def long_reply(runs: int) -> None:
+    size = 200_000
+    print(f"a 200 KB streamed reply (median of {runs} runs)")
+    sent, notifications = lsp_bytes(size, runs)
+    ms, ws_bytes, frames = on_screen(size, runs)
+    print(f"  LSP wire  {sent:10,.0f} B  ({sent / size:4.2f}x, {notifications:.0f} updates)")
+    print(f"  page      {ws_bytes:10,.0f} B  ({ws_bytes / size:4.2f}x, {frames:.0f} frames)")
+    print(f"  on screen {ms:10,.0f} ms from Enter (Chromium, browser mode)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -178,7 +237,9 @@ def main() -> None:
     parser.add_argument("--matchers", type=int, default=1000)
     parser.add_argument("--dispatches", type=int, default=200)
     parser.add_argument(
-        "--only", choices=("deletes", "idle", "matchers"), help="run one part of the bench"
+        "--only",
+        choices=("deletes", "idle", "matchers", "grep", "reply"),
+        help="run one part of the bench",
     )
     args = parser.parse_args()
     # Each part prints its own section (the chat page's long-reply figures go beside these).
@@ -188,6 +249,10 @@ def main() -> None:
         idle(args.runs, args.idle_seconds)
     if args.only in (None, "matchers"):
         matcher_budget(args.matchers, args.dispatches)
+    if args.only in (None, "grep"):
+        grep_times(args.runs, 100_000)
+    if args.only in (None, "reply"):
+        long_reply(args.runs)
 
 
 if __name__ == "__main__":

@@ -1,26 +1,27 @@
-// Benchmark of the settings page with 500 hooks in real Chromium against a real `wavehost web`:
-// time to first render (the list's answer → first screen of rows painted, and → all 500 rows in
-// the DOM), to filter (typing → rows shown), and delete (confirm click → row gone, server round trip
-// included). The list request alone, timed in the same page, is the baseline the render is a
-// ratio of (the machine is shared and noisy). Prints the median of 5 runs each.
+// Benchmark of the settings page with 300 and 3,000 hooks in real Chromium against a real
+// `wavehost web`: time to first render (the list's answer → first screen of rows painted, and →
+// every row in the DOM), to filter (typing → rows shown), and delete (confirm click → row gone,
+// server round trip included). The list request alone, timed in the same page, is the baseline the
+// render is a ratio of (the machine is shared and noisy). Prints the median of 5 runs each.
 //
 //   node bench/webview.mjs                 (after scripts/setup; needs Debian's chromium)
+//   node bench/webview.mjs --hooks 500     (other sizes, comma-separated: --hooks 300,3000)
 //   node bench/webview.mjs --against DIR   (also another build of the webview, e.g. main's
 //                                           `vite build --outDir DIR`: runs alternate, same machine moment)
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+import { repo, startWeb } from "./web.mjs";
+
 const require = createRequire(join(repo, "webview/package.json"));
 const { chromium } = require("playwright-core");
 const RUNS = 5;
-const HOOKS = 500;
+const sizes = process.argv.indexOf("--hooks");
+const SIZES = (sizes > 0 ? process.argv[sizes + 1] : "300,3000").split(",").map(Number);
 
-function workspace() {
+function workspace(HOOKS) {
   const root = mkdtempSync(join(tmpdir(), "wavehost-bench-"));
   const home = join(root, "home");
   const project = join(root, "app");
@@ -34,23 +35,6 @@ function workspace() {
   mkdirSync(join(home, ".wave"), { recursive: true });
   writeFileSync(join(project, ".wave/settings.json"), JSON.stringify({ hooks }, null, 2));
   return { root, home, project };
-}
-
-async function startWeb(ws, dist) {
-  const child = spawn(join(repo, ".venv/bin/wavehost"), ["web", "--project", ws.project, "--port", "0", "--locale", "en"], {
-    env: { ...process.env, HOME: ws.home, WAVEHOST_WEBVIEW_DIST: dist },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  const url = await new Promise((ok, fail) => {
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
-      if (m) ok(m[1]);
-    });
-    child.on("exit", (code) => fail(new Error(`wavehost web exited ${code}: ${out}`)));
-  });
-  return { url, stop: () => child.kill("SIGTERM") };
 }
 
 const rowsAre = (want) =>
@@ -121,33 +105,40 @@ async function measure(browser, web, hooks) {
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_BIN ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
-const sides = [];
 try {
-  for (const build of builds) {
-    const ws = workspace();
-    sides.push({ ...build, ws, web: await startWeb(ws, build.dist), runs: [] });
-  }
-  for (let run = 0; run < RUNS; run++) for (const side of sides) side.runs.push(await measure(browser, side.web, HOOKS - run));
+  for (const HOOKS of SIZES) await bench(HOOKS);
 } finally {
   await browser.close();
-  for (const side of sides) {
-    side.web.stop();
-    rmSync(side.ws.root, { recursive: true, force: true });
+}
+
+async function bench(HOOKS) {
+  const sides = [];
+  try {
+    for (const build of builds) {
+      const ws = workspace(HOOKS);
+      sides.push({ ...build, ws, web: await startWeb(ws, { dist: build.dist }), runs: [] });
+    }
+    for (let run = 0; run < RUNS; run++) for (const side of sides) side.runs.push(await measure(browser, side.web, HOOKS - run));
+  } finally {
+    for (const side of sides) {
+      side.web.stop();
+      rmSync(side.ws.root, { recursive: true, force: true });
+    }
   }
-}
-const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
-console.log(`settings page, ${HOOKS} hooks, Chromium, median of ${RUNS}:`);
-for (const side of sides) {
-  const m = (k) => median(side.runs.map((r) => r[k]));
-  const line = (label, k, extra = "") => console.log(`    ${label.padEnd(36)} ${m(k).toFixed(1).padStart(7)} ms   (runs: ${fmt(side.runs.map((r) => r[k]))})${extra}`);
-  console.log(`  ${side.name}:`);
-  line("baseline: the list request alone", "baseline");
-  line("answer → first screen painted", "render", `  ${(m("render") / m("baseline")).toFixed(2)}× baseline`);
-  line("answer → every row in the DOM", "everyRow");
-  line("filter (type → rows shown)", "filter");
-  line("delete (confirm → row gone)", "del");
-}
-if (sides.length === 2) {
-  const ratio = (k) => (median(sides[0].runs.map((r) => r[k])) / median(sides[1].runs.map((r) => r[k]))).toFixed(2);
-  console.log(`  this build / other: first screen ${ratio("render")}×, filter ${ratio("filter")}×, delete ${ratio("del")}×`);
+  const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
+  console.log(`settings page, ${HOOKS} hooks, Chromium, median of ${RUNS}:`);
+  for (const side of sides) {
+    const m = (k) => median(side.runs.map((r) => r[k]));
+    const line = (label, k, extra = "") => console.log(`    ${label.padEnd(36)} ${m(k).toFixed(1).padStart(7)} ms   (runs: ${fmt(side.runs.map((r) => r[k]))})${extra}`);
+    console.log(`  ${side.name}:`);
+    line("baseline: the list request alone", "baseline");
+    line("answer → first screen painted", "render", `  ${(m("render") / m("baseline")).toFixed(2)}× baseline`);
+    line("answer → every row in the DOM", "everyRow");
+    line("filter (type → rows shown)", "filter");
+    line("delete (confirm → row gone)", "del");
+  }
+  if (sides.length === 2) {
+    const ratio = (k) => (median(sides[0].runs.map((r) => r[k])) / median(sides[1].runs.map((r) => r[k]))).toFixed(2);
+    console.log(`  this build / other: first screen ${ratio("render")}×, filter ${ratio("filter")}×, delete ${ratio("del")}×`);
+  }
 }

@@ -37,6 +37,7 @@ TIER_OF_PATH = {
     "mcp": "server",  # real MCP servers (the SDK's), started as a session does
     "session/test_headless.py": "server",
     "web": "browser",  # `wavehost web`
+    "routing": "browser",  # the routing scenarios against `wavehost web`
     "test_demo_script.py": "browser",
     "test_bundle.py": "ide",  # the IDE shells' server bundle
     "test_distribution.py": "ide",  # the wheel and sdist, installed

@@ -54,7 +54,7 @@ def test_hooks_list_json_shows_hooks_by_source_with_diagnostics(home, project) -
             "message": 'unknown hook event "Nope"',
             "code": "unknownEvent",
             "args": {"event": "Nope", "suggestion": ""},
-            "entry": {"event": "Nope", "matcher": None, "command": None},
+            "entry": {"event": "Nope", "matcher": None, "command": None, "catalogueEvent": None},
         }
     ]
     assert {f["path"]: f["exists"] for f in listing["configFiles"]}[
@@ -374,6 +374,14 @@ def test_hooks_run_of_one_dialect_is_not_failed_by_another_dialects_broken_file(
     assert result.stderr.startswith("wavehost: warning: ")  # said, as every problem is
 
 
+def _as_a_terminal_starts_it() -> None:
+    """Ctrl-C as a shell's foreground command gets it: at its default and not blocked. The test
+    process may hold it otherwise (a background job ignores SIGINT; in the full run, after
+    hundreds of tests, chat got Ctrl-C and went on, silent), and a child inherits that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_while_a_hook_runs_ends_the_hooks_process_tree_and_says_one_line(
     home, project, tmp_path
 ) -> None:
@@ -384,7 +392,7 @@ def test_ctrl_c_while_a_hook_runs_ends_the_hooks_process_tree_and_says_one_line(
         [sys.executable, "-m", "wavehost", "chat", "--cwd", str(project), "-p", "hi",
          *_scripted(home)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "HOME": str(home)},
+        env={**os.environ, "HOME": str(home)}, preexec_fn=_as_a_terminal_starts_it,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 90
@@ -400,6 +408,58 @@ def test_ctrl_c_while_a_hook_runs_ends_the_hooks_process_tree_and_says_one_line(
         chat.kill()
     assert (chat.returncode, out, err) == (130, "", "wavehost: interrupted\n")
     assert not any(alive(pid) for pid in pids)
+
+
+def test_ctrl_c_while_the_model_is_answering_is_exit_130_and_one_line(home, project) -> None:
+    """The model's server took the request and has not answered yet (Ctrl-C in the usual wait)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.settimeout(90)
+        url = f"http://127.0.0.1:{server.getsockname()[1]}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WAVE_", "OPENAI_"))} | {
+            "HOME": str(home),
+            "ANTHROPIC_BASE_URL": url,
+            "ANTHROPIC_API_KEY": "test",
+        }
+        chat = subprocess.Popen(
+            [sys.executable, "-m", "wavehost", "chat", "--cwd", str(project), "-p", "hi",
+             "--provider", "anthropic"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            preexec_fn=_as_a_terminal_starts_it,
+        )  # fmt: skip
+        try:
+            connection, _ = server.accept()
+            with connection:
+                connection.settimeout(90)
+                assert connection.recv(65536).startswith(b"POST ")  # the request is on its way
+                chat.send_signal(signal.SIGINT)
+                out, err = chat.communicate(timeout=60)
+        finally:
+            chat.kill()
+    assert (chat.returncode, out, err) == (130, "", "wavehost: interrupted\n")
+
+
+def test_a_reader_that_stops_after_one_line_ends_it_quietly(home, project) -> None:
+    """`wavehost … | head -1` for real: the output is longer than a pipe holds, so wavehost is
+    still writing when head has gone."""
+    # Each output some 300 KB: far more than the pipe (64 KB) and head's one read take.
+    many = [{"type": "command", "command": f"echo {i} {'x' * 1000}"} for i in range(300)]
+    write_json(paths.project_settings(project), {"hooks": {"Stop": [{"hooks": many}]}})
+    reply = "\n".join(f"line {i} {'x' * 70}" for i in range(4000))
+    script = write_json(home / "long.json", {"turns": [{"text": reply}]})
+    wavehost_cmd = f"{sys.executable} -m wavehost"
+    for command in (
+        f"hooks list --project {project}",
+        f"chat --cwd {project} -p hi --provider scripted --script {script}",
+    ):
+        done = subprocess.run(
+            ["bash", "-c", f"{wavehost_cmd} {command} | head -1; exit ${{PIPESTATUS[0]}}"],
+            capture_output=True, text=True, timeout=120, check=False,
+            env={**os.environ, "HOME": str(home)},
+        )  # fmt: skip
+        assert (done.returncode, done.stderr) == (141, ""), command
+        assert len(done.stdout.splitlines()) == 1
 
 
 def _closed_pipe() -> int:

@@ -39,7 +39,7 @@ def test_the_zip_layout_holds_the_server_bundle_in_lib_server_and_the_webview(
     for folders in manifest["pythons"].values():
         assert all((server / folder).is_dir() for folder in folders)
     assert (server / "libs/common/wavehost/cli.py").is_file()
-    assert not list((server / "libs").glob("*/aiohttp"))  # browser mode only: not bundled
+    assert (server / "libs/cp313/aiohttp").is_dir()  # the chat providers' HTTP client
     assert (layout / "webview/index.html").is_file()
     assert (layout / "webview/assets/webview.js").is_file()
 

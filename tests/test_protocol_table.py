@@ -12,6 +12,7 @@ from wavehost.language import default_locale, environment_locale, language_of
 from wavehost.lsp.workspace import WorkspaceOptions
 from wavehost.protocol import launch, table
 from wavehost.protocol.schema import model, protocol_schema
+from wavehost.settings.trust import Trust
 
 REPO = Path(__file__).resolve().parents[1]
 # Where code that speaks the protocol lives; generated files (a GENERATED banner) are the table's.
@@ -97,7 +98,7 @@ def test_each_feature_handles_exactly_its_methods_of_the_table(
     from wavehost.lsp.chat import ChatFeature
     from wavehost.lsp.settings import SettingsFeature
 
-    options = WorkspaceOptions(tmp_path, None, True, None)
+    options = WorkspaceOptions(tmp_path, None, Trust(True), None)
     cls = {"settings": SettingsFeature, "chat": ChatFeature}[feature_name]
     feature = cls(LanguageServer("test", "0"), options)
     owned = {m.name for m in table.METHODS if m.feature == feature_name}
@@ -173,3 +174,20 @@ def test_the_launch_policy_is_the_launchers_own() -> None:
     assert list(delays) == sorted(delays)
     assert all(d > 0 for d in delays)
     assert protocol_schema()["launch"]["restartDelaysMs"] == list(delays)
+
+
+def test_the_shells_texts_exist_in_every_language_with_the_same_blanks() -> None:
+    """Each shell text is in every UI language the rule can pick, with the same `{name}`s to fill
+    in, and `wavehost protocol-schema` exports exactly that table (the shells' is generated)."""
+    from wavehost.language import LANGUAGES
+    from wavehost.protocol.shell_texts import SHELL_TEXTS
+
+    assert set(SHELL_TEXTS) == set(LANGUAGES)
+    english = SHELL_TEXTS["en"]
+    for language, texts in SHELL_TEXTS.items():
+        assert texts.keys() == english.keys(), language
+        for key, text in texts.items():
+            blanks = set(re.findall(r"\{(\w+)\}", text))
+            assert blanks == set(re.findall(r"\{(\w+)\}", english[key])), (language, key)
+            assert text.strip(), (language, key)
+    assert protocol_schema()["shellTexts"] == SHELL_TEXTS

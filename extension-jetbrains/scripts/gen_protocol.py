@@ -40,21 +40,12 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def carries_session(definitions: dict[str, Any], method: dict[str, Any]) -> bool:
-    """The table says so (`session`: opens / scoped / closes), else its params have a sessionId."""
-    if "session" in method:
-        return method["session"] is not None
-    name = method["params"]["$ref"].rsplit("/", 1)[-1]
-    return "sessionId" in definitions[name].get("properties", {})
-
-
 def constant(name: str, entry: dict[str, Any]) -> str:
     given = entry.get("constant")
     return str(given) if given else constant_name(name)
 
 
 def generate(table: dict[str, Any]) -> str:
-    definitions = table["$defs"]
     methods: dict[str, dict[str, Any]] = table["methods"]
     direction = {"clientToServer": "CLIENT_TO_SERVER", "serverToClient": "SERVER_TO_CLIENT"}
     kind = {"request": "REQUEST", "notification": "NOTIFICATION"}
@@ -70,14 +61,24 @@ def generate(table: dict[str, Any]) -> str:
         lines.append(f'    const val {constant(name, method)} = "{name}"')
     lines += ["", "    val METHODS: List<ProtocolMethod> = listOf("]
     for name, method in methods.items():
-        session = "true" if carries_session(definitions, method) else "false"
+        role = method["session"]
+        session = f"SessionRole.{role.upper()}" if role else "null"
         shell_only = "true" if method.get("shellOnly") else "false"
         lines.append(
             f"        ProtocolMethod({constant(name, method)}, "
             f"Direction.{direction[method['direction']]}, Kind.{kind[method['kind']]}, "
-            f"sessionScoped = {session}, shellOnly = {shell_only}),"
+            f"session = {session}, shellOnly = {shell_only}),"
         )
     lines += ["    )", "}", ""]
+    routing = table["routing"]
+    lines += [
+        "/** The params keys that name pages: a shell adds PAGE_ID, delivers by PAGE_IDS. */",
+        "object Routing {",
+        f'    const val PAGE_ID = "{routing["pageId"]}"',
+        f'    const val PAGE_IDS = "{routing["pageIds"]}"',
+        "}",
+        "",
+    ]
     lines += ['/** The shell-local commands of the envelope (`{kind: "shell", command, args}`). */']
     lines += ["object ShellCommands {"]
     for name, command in table.get("shellCommands", {}).items():
@@ -86,6 +87,7 @@ def generate(table: dict[str, Any]) -> str:
         lines.append(f'    const val {constant(name, command)} = "{name}"')
     lines += ["}", ""]
     lines += _launch_policy(table["launch"])
+    lines += _shell_texts(table["language"], table["shellTexts"])
     return "\n".join(lines)
 
 
@@ -110,6 +112,38 @@ def _launch_policy(policy: dict[str, Any]) -> list[str]:
         "}",
         "",
     ]
+
+
+def _kotlin_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False).replace("$", "\\$")
+
+
+def _shell_texts(rule: dict[str, Any], texts: dict[str, dict[str, str]]) -> list[str]:
+    """`object LanguageRule` and `object ShellTexts`: the shell's own texts in each UI language."""
+    q = _kotlin_string
+    languages = ", ".join(q(x) for x in rule["languages"])
+    lines = [
+        "/** The locale → UI language rule (wavehost.language): apply it with "
+        "ShellText.languageOf. */",
+        "object LanguageRule {",
+        f"    val LANGUAGES: List<String> = listOf({languages})",
+        f"    const val UNSET = {q(rule['unset'])}",
+        f"    const val FALLBACK = {q(rule['fallback'])}",
+        "}",
+        "",
+        "/** What the shell itself says, by language (wavehost.protocol.shell_texts); "
+        "`{name}` is filled in. */",
+        "object ShellTexts {",
+    ]
+    keys = list(next(iter(texts.values())))
+    lines += [f"    const val {constant_name(PREFIX + key)} = {q(key)}" for key in keys]
+    lines += ["", "    val TEXTS: Map<String, Map<String, String>> = mapOf("]
+    for language, table in texts.items():
+        lines.append(f"        {q(language)} to mapOf(")
+        lines += [f"            {q(k)} to {q(v)}," for k, v in table.items()]
+        lines.append("        ),")
+    lines += ["    )", "}", ""]
+    return lines
 
 
 def main(argv: list[str]) -> int:

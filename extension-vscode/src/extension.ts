@@ -39,8 +39,9 @@ export function activate(context: vscode.ExtensionContext): WavehostApi {
   const timeline = new Timeline((line) => log.info(line));
   timeline.mark(STEPS.extensionHostStarted, Date.now() - process.uptime() * 1000);
   timeline.mark(STEPS.activated);
-  const router = new Router();
-  const host = new ServerHost(context, log, router, timeline);
+  let host: ServerHost | undefined = undefined;
+  const router = new Router(() => host?.connection());
+  host = new ServerHost(context, log, router, timeline);
   running = host;
   const root = vscode.Uri.joinPath(context.extensionUri, "dist", "webview");
   const chat = new ChatView(root, host, router, log, timeline);

@@ -29,9 +29,10 @@ import {
   restartDelay,
   startServer,
 } from "./activation";
-import { LAUNCH_POLICY, METHODS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from "./protocol";
-import { PageAnswerError, type Router, type ServerPort } from "./relay";
+import { LAUNCH_POLICY, METHODS } from "./protocol";
+import { listen, type Router, type ServerPort } from "./relay";
 import { interpreterOfPythonExtension } from "./python";
+import { shellText, type ShellTextKey } from "./texts";
 import { STEPS, type Timeline } from "./timeline";
 
 export type HostState = "starting" | "ready" | "crashed" | "failed" | "stopped";
@@ -91,7 +92,11 @@ export class ServerHost implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly router: Router,
     private readonly timeline: Timeline,
-  ) {}
+  ) {
+    router.observe((method) => {
+      if (method === METHODS.HOOKS_CHANGED) this.firstList = undefined; // the first list is stale
+    });
+  }
 
   /** Why the server is not running, when it stopped without being asked to (until it runs again). */
   get down(): string | null {
@@ -108,6 +113,7 @@ export class ServerHost implements vscode.Disposable {
         if (first) this.firstList = undefined; // answers one page, once
         return first ?? client.sendRequest(method, params);
       },
+      sendNotification: (method, params) => client.sendNotification(method, params),
     };
   }
 
@@ -132,7 +138,7 @@ export class ServerHost implements vscode.Disposable {
     const client = this.connection();
     if (client) return client;
     if (this.state === "failed" && this.problem) return this.problem;
-    return `wavehost is ${this.state === "stopped" ? "stopped" : "not ready yet"}: run "Wave: Restart Host"`;
+    return this.text(this.state === "stopped" ? "stopped" : "notReady");
   }
 
   async start(): Promise<void> {
@@ -165,24 +171,7 @@ export class ServerHost implements vscode.Disposable {
       this.clientOptions(generation),
     );
     this.client = client;
-    for (const method of SERVER_NOTIFICATIONS) {
-      client.onNotification(method, (params: unknown) => {
-        if (method === METHODS.HOOKS_CHANGED) this.firstList = undefined;
-        this.router.notify(method, params);
-      });
-    }
-    for (const method of SERVER_REQUESTS) {
-      client.onRequest(method, async (params: unknown, token) => {
-        try {
-          return await this.router.ask(method, params, token);
-        } catch (err) {
-          if (err instanceof PageAnswerError) {
-            return new ResponseError(err.error.code, err.error.message, err.error.data);
-          }
-          throw err;
-        }
-      });
-    }
+    listen(this.router, client, (error) => new ResponseError(error.code, error.message, error.data));
     const startedAt = Date.now();
     const starting = client.start();
     this.starting = starting;
@@ -192,7 +181,7 @@ export class ServerHost implements vscode.Disposable {
       if (generation !== this.generation) return;
       // The process may have died before the handshake: explain with its exit, not the LSP error.
       const exit = await Promise.race([exited, delay(2000).then(() => null)]);
-      if (exit === null) this.fail(`wavehost did not start: ${(err as Error).message}`, false);
+      if (exit === null) this.fail(this.text("didNotStart", { error: (err as Error).message }), false);
       return;
     }
     if (generation !== this.generation) return;
@@ -287,14 +276,14 @@ export class ServerHost implements vscode.Disposable {
     this.firstList = undefined;
     const wait = restartDelay(this.crashes);
     if (wait === null) {
-      this.fail(`${sentence} It crashed ${this.crashes} times in a row; run "Wave: Restart Host" to try again.`, true);
+      this.fail(this.text("gaveUp", { reason: sentence, count: this.crashes }), true);
       return;
     }
     this.problem = sentence;
     this.setState("crashed");
     this.stopEmitter.fire(sentence);
     void vscode.window
-      .showWarningMessage(`${sentence} Restarting it in ${wait / 1000} s; your chat is kept.`, "Show Log")
+      .showWarningMessage(this.text("restarting", { reason: sentence, seconds: wait / 1000 }), this.text("showLog"))
       .then((choice) => choice && this.log.show());
     this.restartTimer = setTimeout(() => void this.start(), wait);
   }
@@ -306,11 +295,17 @@ export class ServerHost implements vscode.Disposable {
     this.setState("failed");
     this.stopEmitter.fire(sentence);
     if (tell) {
-      void vscode.window.showErrorMessage(sentence, "Open Settings", "Show Log").then((choice) => {
-        if (choice === "Show Log") this.log.show();
-        if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "wavehost");
+      const [settings, log] = [this.text("openSettings"), this.text("showLog")];
+      void vscode.window.showErrorMessage(sentence, settings, log).then((choice) => {
+        if (choice === log) this.log.show();
+        if (choice === settings) void vscode.commands.executeCommand("workbench.action.openSettings", "wavehost");
       });
     }
+  }
+
+  /** The extension's own text `key`, in the pages' language (VS Code's display language, by the rule). */
+  private text(key: ShellTextKey, values?: Record<string, string | number>): string {
+    return shellText(vscode.env.language, key, values);
   }
 
   /** The client's options; `generation`: the start they are for (a stopped client's events are old news). */

@@ -104,6 +104,11 @@ class Page implements vscode.Disposable {
           // ready, every page is loaded anew (the chat re-attaches to its session).
           return void vscode.commands.executeCommand(COMMANDS.restartServer);
         }
+        if (command === SHELL.MANAGE_TRUST) {
+          // The chat's way out when project hooks do not run: VS Code's own trust editor (the
+          // page never changes trust itself; the extension hears the grant and tells the server).
+          return void vscode.commands.executeCommand("workbench.trust.manage");
+        }
         return shell(command, args);
       },
       (message) => log.warn(message),
@@ -226,14 +231,22 @@ function hookIdOf(args: Record<string, unknown>): string | undefined {
   return typeof args.hookId === "string" && args.hookId ? args.hookId : undefined;
 }
 
-/** The chat: a WebviewView in the "Wave" container of the activity bar. */
+/** The session a page saved in its state (`vscode.setState({sessionId})`), if any. */
+function savedSession(state: unknown): string | undefined {
+  const id = (state as { sessionId?: unknown } | null | undefined)?.sessionId;
+  return typeof id === "string" ? id : undefined;
+}
+
+/**
+ * The chat: a WebviewView in the "Wave" container of the activity bar. The page keeps its session
+ * in its webview state, which VS Code keeps across the page being loaded anew (`reload`); a view
+ * VS Code re-creates hands it back (`context.state`), and the page is told it (`data-session-id`).
+ */
 export class ChatView implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private page: Page | undefined;
   private resolved: Promise<void>;
   private markResolved: () => void = () => {};
-  /** The session the chat had open, so a re-created page re-attaches to it. */
-  private sessionId: string | undefined;
   openSettings: (hookId?: string) => void = () => {};
 
   constructor(
@@ -246,14 +259,13 @@ export class ChatView implements vscode.WebviewViewProvider {
     this.resolved = new Promise((resolve) => (this.markResolved = resolve));
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
+  resolveWebviewView(view: vscode.WebviewView, context?: vscode.WebviewViewResolveContext): void {
     this.view = view;
     view.webview.options = { enableScripts: true, localResourceRoots: [this.root] };
     const shell = (c: string, a: Record<string, unknown>) => this.shell(c, a);
     this.page = new Page("chat", view.webview, this.host, this.router, shell, this.log, this.timeline);
-    view.webview.html = pageHtml(view.webview, this.root, "chat", { sessionId: this.sessionId });
+    view.webview.html = pageHtml(view.webview, this.root, "chat", { sessionId: savedSession(context?.state) });
     view.onDidDispose(() => {
-      this.remember();
       this.page?.dispose();
       this.page = undefined;
       this.view = undefined;
@@ -272,22 +284,11 @@ export class ChatView implements vscode.WebviewViewProvider {
     }
   }
 
-  /** After a server restart: the page is loaded again and re-attaches to its session. */
+  /** After a server restart: the page is loaded again and re-attaches to its session (its state). */
   reload(): void {
     if (!this.view || !this.page) return;
-    this.remember();
     this.page.resetReady();
-    this.view.webview.html = pageHtml(this.view.webview, this.root, "chat", { sessionId: this.sessionId });
-  }
-
-  get session(): string | undefined {
-    this.remember();
-    return this.sessionId;
-  }
-
-  private remember(): void {
-    const sessions = [...(this.page?.relay.sessions ?? [])];
-    if (sessions.length > 0) this.sessionId = sessions.at(-1);
+    this.view.webview.html = pageHtml(this.view.webview, this.root, "chat");
   }
 
   private shell(command: string, args: Record<string, unknown>): void {

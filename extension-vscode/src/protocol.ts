@@ -3,9 +3,16 @@
  * table (webview/src/protocol/generated.ts). No method name is spelled out in this extension.
  */
 
-import { LAUNCH_POLICY, METHODS, PROTOCOL_METHODS, SHELL_COMMANDS } from "../../webview/src/protocol/generated";
+import {
+  LAUNCH_POLICY,
+  METHODS,
+  PROTOCOL_METHODS,
+  ROUTING,
+  SHELL_COMMANDS,
+  SHELL_TEXTS,
+} from "../../webview/src/protocol/generated";
 
-export { LAUNCH_POLICY, METHODS, SHELL_COMMANDS as SHELL };
+export { LAUNCH_POLICY, METHODS, ROUTING, SHELL_COMMANDS as SHELL, SHELL_TEXTS };
 export { parseEnvelope } from "../../webview/src/transport/envelope";
 export type { Envelope, ErrorObject, RequestId } from "../../webview/src/transport/envelope";
 
@@ -20,10 +27,6 @@ function names(keep: (row: Row, name: string) => boolean): ReadonlySet<string> {
 export const SHELL_ONLY = names((m) => m.shellOnly);
 /** What a page may ask the server: the relay's allow-list. */
 export const PAGE_REQUESTS = names((m) => m.direction === "clientToServer" && !m.shellOnly);
-/** Requests whose answer's `sessionId` is the session the asking page is attached to from now on. */
-export const OPENS_SESSION = names((m) => m.session === "opens");
-/** Requests after which the page is no longer attached to `params.sessionId`. */
-export const CLOSES_SESSION = names((m) => m.session === "closes");
 /** Server → client notifications, relayed to the pages they concern. */
 export const SERVER_NOTIFICATIONS = names((m) => m.direction === "serverToClient" && m.kind === "notification");
 /** Server → client requests, asked of a page (a permission question) and answered by it. */

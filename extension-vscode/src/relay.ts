@@ -3,6 +3,11 @@
  * notifications. Generic — what may pass comes from the method table (protocol.ts) — and free of
  * the `vscode` module, so it is tested against a real `wavehost serve` without VS Code.
  *
+ * A multiplexer with no session state: each page has an id, its requests reach the server with
+ * it (`pageId`), and what the server sends goes to the pages it names (`pageIds`), or to every
+ * page when it names none. Which page shows which chat session is the server's to decide. A page
+ * that goes away is reported to the server (`wave/page/closed`).
+ *
  * Each page's messages are handled one at a time in arrival order: a request is written to the
  * server before the next message is looked at (its answer is awaited separately); a shell command
  * is done before the next message; `closeSettings` waits until every earlier request has been
@@ -10,20 +15,22 @@
  */
 
 import {
-  CLOSES_SESSION,
   type Envelope,
   METHODS,
   type ErrorObject,
-  OPENS_SESSION,
   PAGE_REQUESTS,
   parseEnvelope,
   type RequestId,
+  ROUTING,
+  SERVER_NOTIFICATIONS,
+  SERVER_REQUESTS,
   SHELL,
 } from "./protocol";
 
 /** What the relay needs of an LSP connection (vscode-languageclient's client, or vscode-jsonrpc's). */
 export interface ServerPort {
   sendRequest(method: string, params: unknown): Promise<unknown>;
+  sendNotification(method: string, params: unknown): Promise<void> | void;
 }
 
 /**
@@ -70,6 +77,17 @@ export function sessionOf(params: unknown): string | null {
   return isObject(params) && typeof params.sessionId === "string" ? params.sessionId : null;
 }
 
+/**
+ * The pages a server message names (`pageIds`; null: every page), and its params as the pages get
+ * them (without the names).
+ */
+export function addressed(params: unknown): { pages: ReadonlySet<string> | null; params: unknown } {
+  if (!isObject(params) || !(ROUTING.pageIds in params)) return { pages: null, params };
+  const { [ROUTING.pageIds]: named, ...rest } = params;
+  const ids = Array.isArray(named) ? named.filter((id): id is string => typeof id === "string") : [];
+  return { pages: new Set(ids), params: rest };
+}
+
 export class PageAnswerError extends Error {
   constructor(readonly error: ErrorObject) {
     super(error.message);
@@ -82,10 +100,11 @@ interface Ask {
 }
 
 let asked = 0;
+let pages = 0;
 
 export class PageRelay {
-  /** The chat sessions this page is attached to (the table's "opens"/"closes" requests say). */
-  readonly sessions = new Set<string>();
+  /** What the server calls this page (its requests carry it as `pageId`). */
+  readonly id: string;
   private queue: Promise<void> = Promise.resolve();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly asks = new Map<RequestId, Ask>();
@@ -97,7 +116,9 @@ export class PageRelay {
     private readonly page: PagePort,
     private readonly shell: ShellAction,
     private readonly log: (message: string) => void = () => {},
-  ) {}
+  ) {
+    this.id = `${kind}-${++pages}`;
+  }
 
   /** A message from the page. Resolves once it (and everything before it) has been handled. */
   receive(raw: unknown): Promise<void> {
@@ -197,12 +218,10 @@ export class PageRelay {
       this.post({ kind: "response", id, error: { code: INTERNAL_ERROR, message: server } });
       return;
     }
+    // The page is named by the shell, never by itself: a page cannot pose as another.
+    const named = { ...(isObject(params) ? params : {}), [ROUTING.pageId]: this.id };
     try {
-      const result = await server.sendRequest(method, params ?? {});
-      const opened = OPENS_SESSION.has(method) ? sessionOf(result) : null;
-      if (opened !== null) this.sessions.add(opened);
-      const closed = CLOSES_SESSION.has(method) ? sessionOf(params) : null;
-      if (closed !== null) this.sessions.delete(closed);
+      const result = await server.sendRequest(method, named);
       this.post({ kind: "response", id, result: result ?? null });
     } catch (err) {
       this.post({ kind: "response", id, error: errorObject(err) });
@@ -210,10 +229,13 @@ export class PageRelay {
   }
 }
 
-/** Every open page; server messages go to the pages they concern. */
+/** Every open page; server messages go to the pages they name. */
 export class Router {
-  private readonly pages = new Set<PageRelay>();
+  private readonly pages = new Map<string, PageRelay>();
   private readonly observers: ((method: string, params: unknown) => void)[] = [];
+
+  /** `server`: the connection while there is one (a page that goes away is reported on it). */
+  constructor(private readonly server: () => ServerPort | undefined = () => undefined) {}
 
   /** Sees every server notification (the extension's progress indicator does). */
   observe(observer: (method: string, params: unknown) => void): void {
@@ -221,10 +243,13 @@ export class Router {
   }
 
   add(page: PageRelay): () => void {
-    this.pages.add(page);
+    this.pages.set(page.id, page);
     return () => {
-      this.pages.delete(page);
+      if (!this.pages.delete(page.id)) return;
       page.close();
+      void Promise.resolve(this.server()?.sendNotification(METHODS.PAGE_CLOSED, { [ROUTING.pageId]: page.id })).catch(
+        () => undefined, // the server is gone too: it knows no page any more
+      );
     };
   }
 
@@ -234,30 +259,51 @@ export class Router {
 
   /** A shell command for every page (`serverState`: the server stopped, and why). */
   tell(command: string, args: Record<string, unknown>): void {
-    for (const page of this.pages) page.tell(command, args);
+    for (const page of this.pages.values()) page.tell(command, args);
   }
 
-  /** A notification about a session goes to the pages attached to it; any other to every page. */
-  notify(method: string, params: unknown): void {
+  /** A notification goes to the pages it names, else to every page. */
+  notify(method: string, raw: unknown): void {
+    const { pages, params } = addressed(raw);
     for (const observer of this.observers) observer(method, params);
-    const session = sessionOf(params);
-    for (const page of this.pages) {
-      if (session === null || page.sessions.has(session)) page.notify(method, params);
+    for (const page of this.pages.values()) {
+      if (pages === null || pages.has(page.id)) page.notify(method, params);
     }
   }
 
-  /**
-   * A server→client request: asked of the page attached to its session, else of the chat view
-   * opened last. Rejects when no page can answer.
-   */
-  ask(method: string, params: unknown, token?: Cancellation): Promise<unknown> {
-    const session = sessionOf(params);
-    const pages = [...this.pages].reverse();
-    const page =
-      pages.find((p) => session !== null && p.sessions.has(session)) ?? pages.find((p) => p.kind === "chat");
+  /** A server→client request, asked of the page it names. Rejects when that page is not there. */
+  ask(method: string, raw: unknown, token?: Cancellation): Promise<unknown> {
+    const { pages, params } = addressed(raw);
+    const page = pages?.size === 1 ? this.pages.get([...pages][0]!) : undefined;
     if (!page) {
-      return Promise.reject(new PageAnswerError({ code: INTERNAL_ERROR, message: "no chat view is open to answer" }));
+      return Promise.reject(new PageAnswerError({ code: INTERNAL_ERROR, message: "the page asked is not open" }));
     }
     return page.ask(method, params, token);
+  }
+}
+
+/** Where the server's messages come in: vscode-languageclient's client, or a vscode-jsonrpc connection. */
+export interface ServerEvents {
+  onNotification(method: string, handler: (params: unknown) => void): unknown;
+  onRequest(method: string, handler: (params: unknown, token: Cancellation) => Promise<unknown>): unknown;
+}
+
+/**
+ * Delivers the table's server→client messages to the pages they name; a page's error answer is
+ * returned as `toError` makes it (the connection's ResponseError).
+ */
+export function listen(router: Router, server: ServerEvents, toError: (error: ErrorObject) => unknown): void {
+  for (const method of SERVER_NOTIFICATIONS) {
+    server.onNotification(method, (params) => router.notify(method, params));
+  }
+  for (const method of SERVER_REQUESTS) {
+    server.onRequest(method, async (params, token) => {
+      try {
+        return await router.ask(method, params, token);
+      } catch (err) {
+        if (err instanceof PageAnswerError) return toError(err.error);
+        throw err;
+      }
+    });
   }
 }

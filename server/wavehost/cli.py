@@ -16,12 +16,6 @@ from wavehost import __version__, paths
 # start as fast as a bare pygls server.
 
 SOURCE_TITLES = {"user": "User hooks", "project": "Project hooks", "plugin": "Plugin hooks"}
-DIALECT_TITLES = {
-    "wave": "Wave",
-    "claude": "Claude Code",
-    "copilot": "Copilot CLI",
-    "snow": "Snow CLI",
-}
 # `hooks run`'s exit status when the outcome blocks; 2 is every command's "could not run".
 BLOCKED = 3
 COULD_NOT_RUN = 2
@@ -89,9 +83,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--project", type=Path, default=Path.cwd(), help="project directory")
     run.add_argument(
         "--dialect",
-        choices=["wave", "copilot", "snow"],
+        choices=_LazyChoices("wavehost.hooks.dialect_registry", "DIALECT_NAMES"),
+        metavar="DIALECT",
         default=None,
-        help="whose event name EVENT is (default: wave, and every dialect's hooks run)",
+        help="whose event name EVENT is: %(choices)s (default: wave, and every dialect's hooks "
+        "run)",
     )
     run.add_argument(
         "--payload-only",
@@ -312,6 +308,7 @@ def _port_from_env(name: str) -> int:
 def _chat(args: argparse.Namespace) -> int:
     import anyio
 
+    from wavehost.plumbing import orphans
     from wavehost.session.headless import HeadlessRun, run_headless
 
     run = HeadlessRun(
@@ -324,10 +321,15 @@ def _chat(args: argparse.Namespace) -> int:
         output_format=args.output_format,
         resume=args.resume,
     )
-    return anyio.run(run_headless, run)
+    orphans.adopt_orphans()  # what its hooks and commands leave running ends with it
+    try:
+        return anyio.run(run_headless, run)
+    finally:
+        orphans.end_all()
 
 
 def _list(project: Path, *, as_json: bool) -> int:
+    from wavehost.hooks.dialect_registry import title as dialect_title
     from wavehost.hooks.sources import load_hook_config
     from wavehost.protocol.settings import HooksListResult
     from wavehost.settings.listing import listing_of
@@ -344,13 +346,13 @@ def _list(project: Path, *, as_json: bool) -> int:
         print(f"\n{title} ({len(hooks)})")
         for file in result.config_files:
             if file.source == source and file.exists:
-                dialect = f" ({DIALECT_TITLES[file.dialect]})" if file.dialect != "wave" else ""
+                dialect = f" ({dialect_title(file.dialect)})" if file.dialect != "wave" else ""
                 error = f"  [error: {file.error}]" if file.error else ""
                 print(f"  file: {file.path}{dialect}{error}")
         if not hooks:
             print("  (none)")
         for hook in hooks:
-            extras = [DIALECT_TITLES[hook.dialect]] if hook.dialect != "wave" else []
+            extras = [dialect_title(hook.dialect)] if hook.dialect != "wave" else []
             extras += [f"timeout {hook.timeout:g}s"] if hook.timeout else []
             extras += ["async"] * bool(hook.async_) + ["asyncRewake"] * bool(hook.async_rewake)
             extras += [f"{hook.type} action"] if hook.type != "command" else []

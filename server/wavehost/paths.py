@@ -36,6 +36,22 @@ def outside(root: Path, path: Path) -> Path | None:
     return Path(real)
 
 
+def link_out(root: Path, path: Path) -> Path | None:
+    """The first symlink on the way from `root` down to `path` that leads out of `root` (None:
+    none does, or `path` is not under `root`). Only what is inside `root` is looked at: the
+    link itself can be watched and read with `lstat`/`readlink`, what it points to is not."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return None
+    current = root
+    for part in parts:
+        current = current / part
+        if os.path.islink(current) and outside(root, current) is not None:
+            return current
+    return None
+
+
 def wave_home(home: Path | None = None) -> Path:
     return (home if home is not None else Path.home()) / WAVE_DIR
 

@@ -1,5 +1,6 @@
 """The runner against real processes: stdin, env, cwd, timeouts, runaway output, odd bytes."""
 
+import contextlib
 import json
 import os
 import signal
@@ -13,6 +14,7 @@ from tests.hooks.inputs import common
 from tests.hooks_doc import hooks_doc
 from tests.processes import alive, proc_status
 from wavehost.hooks.config import HookHandler
+from wavehost.hooks.dialects.copilot import COPILOT
 from wavehost.hooks.engine import run_all
 from wavehost.hooks.payloads import PreToolUseInput
 from wavehost.hooks.runner import HookContext, run_hook
@@ -120,13 +122,22 @@ async def test_host_environment_is_passed_through(project, monkeypatch) -> None:
     assert run.stdout.strip() == "from-host"
 
 
+@pytest.mark.parametrize("dialect", ["wave", "copilot"])
 async def test_timeout_kills_the_whole_group_and_returns_at_once(
-    exit_wait, project, tmp_path
+    exit_wait, project, tmp_path, dialect: str
 ) -> None:
+    """Also a Copilot hook, which has a process group of its own but no session."""
     pids = tmp_path / "pids"
-    command = f"sleep 60 & echo $! > {pids}; sleep 60"
+    hook = handler(project, f"sleep 60 & echo $! > {pids}; sleep 60", timeout=1)
+    context = HookContext(project, project)
+    launch = None
+    if dialect == "copilot":
+        payload = PreToolUseInput(
+            session_id="s", transcript_path="/t", cwd=str(project), tool_name="Bash", tool_input={}
+        )
+        launch = COPILOT.launch(hook, payload, context)
     started = time.monotonic()
-    run = await run_hook(handler(project, command, timeout=1), b"{}", HookContext(project, project))
+    run = await run_hook(hook, b"{}", context, launch=launch)
     assert time.monotonic() - started < 30  # generous: the hook alone would take 60 s
     assert run.timed_out
     grandchild = int(pids.read_text())
@@ -135,11 +146,11 @@ async def test_timeout_kills_the_whole_group_and_returns_at_once(
             await anyio.sleep(0.05)
 
 
-async def test_timeout_returns_even_if_an_escaped_grandchild_holds_the_pipes(
+async def test_timeout_returns_at_once_and_ends_a_grandchild_that_left_the_group(
     exit_wait, project, tmp_path
 ) -> None:
     pids = tmp_path / "pids"
-    command = f"setsid sleep 60 & echo $! > {pids}; sleep 60"
+    command = f"setsid sleep 60 & echo $! > {pids}; sleep 60"  # it holds the pipes too
     try:
         started = time.monotonic()
         run = await run_hook(
@@ -147,8 +158,13 @@ async def test_timeout_returns_even_if_an_escaped_grandchild_holds_the_pipes(
         )
         assert time.monotonic() - started < 30
         assert run.timed_out
+        grandchild = int(pids.read_text())
+        with anyio.fail_after(10):  # killpg missed it (its own session): the tree walk did not
+            while alive(grandchild):
+                await anyio.sleep(0.05)
     finally:
-        os.kill(int(pids.read_text()), signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(pids.read_text()), signal.SIGKILL)
 
 
 async def test_normal_exit_is_not_held_up_by_a_background_grandchild(
@@ -391,3 +407,18 @@ async def test_a_hook_process_has_its_own_session_and_nothing_else_of_ours(
     assert cwd == str(project)
     assert root == str(project)
     assert stdin == "stdin-text"
+
+
+async def test_a_copilot_hook_has_its_own_process_group_in_our_session(spawner, project) -> None:
+    """As Copilot CLI starts its hooks: a process group of its own (a timeout still ends the whole
+    tree), in wavehost's session — not a session of its own, which on Linux is also a new
+    scheduling autogroup (each hook then waits behind a scheduler period on a busy machine)."""
+    hook = handler(project, 'echo "$$ $(cut -d" " -f5,6 /proc/$$/stat)"')
+    payload = PreToolUseInput(
+        session_id="s", transcript_path="/t", cwd=str(project), tool_name="Bash", tool_input={}
+    )
+    launch = COPILOT.launch(hook, payload, HookContext(project, project))
+    run = await run_hook(hook, b"{}", HookContext(project, project), launch=launch)
+    pid, group, session = run.stdout.split()
+    assert group == pid  # its own process group: a timeout kills its whole tree
+    assert int(session) == os.getsid(0)  # in our session

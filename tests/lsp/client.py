@@ -1,6 +1,7 @@
 """The real server as a subprocess, driven by pytest-lsp's client."""
 
 import asyncio
+import copy
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from tests.hooks_doc import hooks_doc
 from tests.workspace import Workspace
 from wavehost.lsp.converter import raw_converter
 from wavehost.protocol import table
+from wavehost.protocol.chat import ChatUpdatedParams
 
 SERVER = [sys.executable, "-m", "wavehost", "serve", "--log-level", "INFO"]
 TIMEOUT = 90  # seconds; generous: a loaded 2-core machine takes 10-15 s to import wavehost
@@ -57,23 +59,37 @@ class ChatView:
     notifications: list[dict[str, Any]] = field(default_factory=list)
 
     def apply(self, update: dict[str, Any]) -> None:
+        ChatUpdatedParams.model_validate(update)  # the server writes what the schema says
         self.notifications.append(update)
         for delta in update["deltas"]:
-            index = delta["index"]
-            if delta["op"] == "remove":
+            index, op = delta["index"], delta["op"]
+            if op == "remove":
                 assert self.messages[index]["id"] == delta["messageId"]
                 del self.messages[index]
-            elif index == len(self.messages):
-                self.messages.append(delta["message"])
+            elif op == "put" and index == len(self.messages):  # copies: text ops change them
+                self.messages.append(copy.deepcopy(delta["message"]))
+            elif op == "put":
+                self.messages[index] = copy.deepcopy(delta["message"])
+            elif op == "block":
+                blocks = self.messages[index]["blocks"]
+                assert delta["block"] <= len(blocks)
+                blocks[delta["block"] : delta["block"] + 1] = [copy.deepcopy(delta["value"])]
             else:
-                self.messages[index] = delta["message"]
-        if self.status == "running" and update["status"] == "idle":
-            self.turns += 1
-        self.status, self.queued = update["status"], update["queued"]
-        self.running_hooks = update["runningHooks"]
-        self.queued_texts = update["queuedTexts"]
-        self.questions = update["pendingPermissions"]
-        self.asked = update["pendingQuestions"]
+                assert op == "text", delta
+                block = self.messages[index]["blocks"][delta["block"]]
+                assert block["type"] == "text"
+                block["text"] += delta["text"]
+        if update["status"] is not None:  # null: unchanged
+            if self.status == "running" and update["status"] == "idle":
+                self.turns += 1
+            self.status = update["status"]
+        if update["queued"] is not None:
+            self.queued, self.queued_texts = update["queued"], update["queuedTexts"]
+        if update["runningHooks"] is not None:
+            self.running_hooks = update["runningHooks"]
+        if update["pendingPermissions"] is not None:
+            self.questions = update["pendingPermissions"]
+            self.asked = update["pendingQuestions"]
 
     def blocks(self, kind: str) -> list[dict[str, Any]]:
         return [
@@ -175,7 +191,7 @@ class HostClient(LanguageClient):
     async def open_chat(self, **params: Any) -> dict[str, Any]:
         result: dict[str, Any] = await self.call(table.CHAT_OPEN.name, params)
         view = self.chat(result["sessionId"])
-        view.messages = list(result["messages"])
+        view.messages = copy.deepcopy(result["messages"])  # deltas change them in place
         view.status, view.queued = result["status"], result["queued"]
         view.queued_texts, view.questions = result["queuedTexts"], result["pendingPermissions"]
         view.asked = result["pendingQuestions"]
@@ -213,13 +229,18 @@ def as_user(uid: int, gid: int) -> list[str]:
 async def running_server(
     workspace: Workspace,
     *,
+    trusted: bool | None = True,
     options: dict[str, Any] | None = None,
     capabilities: types.ClientCapabilities | None = None,
     prefix: list[str] | None = None,
     env: dict[str, str] | None = None,
     **initialize: Any,
 ) -> AsyncIterator[HostClient]:
-    """Start `wavehost serve` with HOME set to the workspace's (and `env`), and initialize it."""
+    """Start `wavehost serve` with HOME set to the workspace's (and `env`), and initialize it,
+    saying the workspace is trusted as a trusted workspace's shell does (None: saying nothing)."""
+    said: dict[str, Any] = {"projectDir": str(workspace.project)}
+    if trusted is not None:
+        said["trusted"] = trusted
     config = ClientServerConfig(
         server_command=[*(prefix or []), *SERVER],
         server_env={**os.environ, "HOME": str(workspace.home), **(env or {})},
@@ -230,7 +251,7 @@ async def running_server(
     await client.initialize_session(
         types.InitializeParams(
             capabilities=capabilities or client_capabilities("visual-studio-code"),
-            initialization_options={"projectDir": str(workspace.project), **(options or {})},
+            initialization_options={**said, **(options or {})},
             **initialize,
         )
     )

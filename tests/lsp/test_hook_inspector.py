@@ -371,3 +371,115 @@ async def test_test_this_hook_says_why_a_prompt_hook_has_no_model(
         )
     assert result["spawnError"].startswith("Hook evaluator API error: no model provider")
     assert result["outcome"]["blocked"] is False
+
+
+async def test_a_hooks_history_stays_with_it_when_another_hook_before_it_is_deleted(
+    workspace: Workspace,
+) -> None:
+    """History belongs to the hook, not to its position: deleting the first hook moves the
+    second one up in the file, and its runs stay its own."""
+    _hooks(workspace, {"Stop": [{"hooks": [hook("echo first"), hook("echo second")]}]})
+    async with running_server(workspace) as client:
+        ids = _by_command(await client.list_hooks())
+        for command in ("echo first", "echo second", "echo second"):
+            sample = await client.call(table.HOOKS_SAMPLE.name, {"id": ids[command]})
+            payload = sample["payload"]
+            await client.call(table.HOOKS_TEST.name, {"id": ids[command], "payload": payload})
+        await client.call(table.HOOKS_DELETE.name, {"id": ids["echo first"]})
+        [moved] = (await client.list_hooks())["hooks"]
+        history = await client.call(table.HOOKS_HISTORY.name, {"id": moved["id"]})
+        last = await client.call(table.HOOKS_HISTORY.name, {})
+
+    assert moved["id"] != ids["echo second"]  # its position is in its id: the id changed
+    assert [r["stdout"] for r in history["runs"]] == ["second", "second"]
+    assert {r["hookId"] for r in history["runs"]} == {moved["id"]}
+    assert [(r["hookId"], r["stdout"]) for r in last["runs"]] == [(moved["id"], "second")]
+
+
+async def test_run_again_runs_the_hook_on_the_input_a_chat_run_received(
+    workspace: Workspace,
+) -> None:
+    seen = workspace.root / "seen.jsonl"
+    _hooks(workspace, {"PreToolUse": [{"matcher": "Bash", "hooks": [hook(f"cat >> {seen}")]}]})
+    script(workspace, reply("", ("Bash", {"command": "echo from-the-chat"})), reply("done"))
+    async with running_server(workspace) as client:
+        [hook_id] = _by_command(await client.list_hooks()).values()
+        opened = await client.open_chat(permissionMode="bypassPermissions")
+        await client.turn(opened["sessionId"], "go")
+        [run] = (await client.call(table.HOOKS_HISTORY.name, {"id": hook_id}))["runs"]
+        sample = await client.call(table.HOOKS_SAMPLE.name, {"id": hook_id, "input": run["input"]})
+        again = await client.call(table.HOOKS_TEST.name, {"id": hook_id, "input": run["input"]})
+        with pytest.raises(JsonRpcException) as gone:
+            await client.call(table.HOOKS_TEST.name, {"id": hook_id, "input": "0" * 16})
+
+    first, second = seen.read_bytes().splitlines(keepends=True)
+    assert first == second  # the very stdin the chat's run read, newline and all
+    assert json.loads(first)["tool_input"] == {"command": "echo from-the-chat"}
+    assert json.loads(first)["session_id"] == opened["sessionId"]
+    assert json.loads(sample["stdin"]) == json.loads(first)
+    assert sample["payload"]["tool_input"] == {"command": "echo from-the-chat"}
+    assert again["exitCode"] == 0
+    assert gone.value.data["reason"] == "inputNotKept"
+    inputs = paths.run_log(workspace.project, workspace.home).with_suffix(".inputs.jsonl")
+    assert inputs.stat().st_mode & 0o777 == 0o600  # as private as a transcript
+
+
+async def test_test_shows_and_sends_the_stdin_of_the_hooks_own_dialect(
+    workspace: Workspace,
+) -> None:
+    """A Copilot hook's Test shows toolName/toolArgs and sends the edited text, one line of
+    compact JSON; the outcome is read as its session would."""
+    seen = workspace.root / "seen.json"
+    command = f"cat > {seen}; exit 0"
+    copilot_project(workspace.project, "log.json", {"preToolUse": [bash(command, matcher="bash")]})
+    async with running_server(workspace) as client:
+        [entry] = (await client.list_hooks())["hooks"]
+        sample = await client.call(table.HOOKS_SAMPLE.name, {"id": entry["id"]})
+        shown = json.loads(sample["stdin"])
+        edited = json.dumps({**shown, "toolArgs": {"command": "rm -rf build"}}, indent=2)
+        result = await client.call(
+            table.HOOKS_TEST.name,
+            {"id": entry["id"], "payload": sample["payload"], "stdin": edited},
+        )
+        history = await client.call(table.HOOKS_HISTORY.name, {"id": entry["id"]})
+        again = await client.call(
+            table.HOOKS_SAMPLE.name, {"id": entry["id"], "input": history["runs"][0]["input"]}
+        )
+        with pytest.raises(JsonRpcException) as not_json:
+            await client.call(
+                table.HOOKS_TEST.name,
+                {"id": entry["id"], "payload": sample["payload"], "stdin": '{"a": }'},
+            )
+
+    assert "\n" in sample["stdin"]  # laid out to be edited
+    assert (shown["toolName"], "tool_name" in shown) == ("bash", False)
+    received = seen.read_text()
+    assert "\n" not in received  # sent as Copilot writes it: one line, compact
+    assert json.loads(received)["toolArgs"] == {"command": "rm -rf build"}
+    assert json.loads(result["stdin"]) == json.loads(received)
+    assert json.loads(again["stdin"])["toolArgs"] == {"command": "rm -rf build"}  # as sent
+    assert not_json.value.message == "The input is not JSON (line 1, column 7)."
+
+
+async def test_an_input_that_does_not_fit_the_event_is_told_in_plain_words(
+    workspace: Workspace,
+) -> None:
+    _hooks(workspace, {"PreToolUse": [{"hooks": [hook("true")]}]})
+    async with running_server(workspace) as client:
+        [hook_id] = _by_command(await client.list_hooks()).values()
+        bad = {"session_id": "s", "cwd": "/", "tool_name": 5, "permission_mode": "sometimes"}
+        with pytest.raises(JsonRpcException) as refused:
+            await client.call(table.HOOKS_TEST.name, {"id": hook_id, "payload": bad})
+
+    message = refused.value.message
+    assert message == (
+        "This is not a PreToolUse input: missing transcript_path and tool_input; "
+        'permission_mode must be "default", "acceptEdits", "plan", "auto", "dontAsk" or '
+        '"bypassPermissions"; tool_name must be text.'
+    )
+    assert "Input should" not in message
+    assert "Field required" not in message
+    problems = {p["field"]: p for p in refused.value.data["problems"]}
+    assert (problems["tool_name"]["kind"], problems["tool_name"]["expected"]) == ("type", "text")
+    assert problems["tool_input"]["kind"] == "missing"
+    assert "acceptEdits" in problems["permission_mode"]["choices"]

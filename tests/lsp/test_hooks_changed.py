@@ -6,6 +6,7 @@ import os
 from tests.hooks_doc import hook
 from tests.lsp.client import HostClient, running_server
 from tests.workspace import Workspace
+from wavehost.protocol import table
 
 WAIT = 10  # seconds: generous; the server notices within about a second
 
@@ -66,3 +67,23 @@ async def test_a_deleted_file_is_notified(workspace: Workspace) -> None:
         await client.watching()
         os.unlink(settings)
         await _next_change(client)
+
+
+async def test_a_delete_answers_with_the_new_list_and_its_own_write_is_no_news(
+    workspace: Workspace,
+) -> None:
+    settings = workspace.write(
+        workspace.user_settings, {"hooks": {"Stop": [{"hooks": [hook("a"), hook("b")]}]}}
+    )
+    async with running_server(workspace) as client:
+        listed = await client.list_hooks()
+        await client.watching()
+        first = next(h for h in listed["hooks"] if h["command"] == "a")
+        answer = await client.call(table.HOOKS_DELETE.name, {"id": first["id"]})
+        assert answer["deleted"]["command"] == "a"
+        assert [h["command"] for h in answer["listing"]["hooks"]] == ["b"]  # one round trip
+        assert answer["listing"] == await client.list_hooks()
+        await asyncio.sleep(1.5)  # more than the debounce: the watcher's echo would be here
+        assert client.changes.empty()
+        workspace.write(settings, {"hooks": {"Stop": [{"hooks": [hook("c")]}]}})
+        assert await _next_change(client) == {}  # anyone else's write still is news

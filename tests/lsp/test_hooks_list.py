@@ -2,6 +2,7 @@
 
 from lsprotocol import types
 
+from tests.dialect_files import bash, copilot_project
 from tests.hooks_doc import hook
 from tests.lsp.client import running_server
 from tests.workspace import Workspace
@@ -155,3 +156,38 @@ async def test_project_falls_back_to_the_root_uri(workspace: Workspace) -> None:
     ) as client:
         result = await client.list_hooks()
     assert result["project"]["dir"] == str(workspace.project)
+
+
+async def test_the_list_says_where_two_dialects_hooks_both_fire_on_one_call(
+    workspace: Workspace,
+) -> None:
+    """A Wave Bash guard and a Copilot preToolUse hook on bash both run on a Bash call; a Wave
+    Stop hook and a Copilot agentStop hook on every stop; a Write hook of Wave's alone overlaps
+    with nothing; an untrusted project's Copilot hooks run on no call at all."""
+    workspace.write(
+        workspace.project_settings,
+        {
+            "hooks": {
+                "PreToolUse": [
+                    {"matcher": "Bash", "hooks": [hook("./guard.sh")]},
+                    {"matcher": "Write", "hooks": [hook("./fmt.sh")]},
+                ],
+                "Stop": [{"hooks": [hook("./done.sh")]}],
+            }
+        },
+    )
+    copilot_project(
+        workspace.project,
+        "team.json",
+        {"preToolUse": [bash("./audit.sh", matcher="bash|view")], "agentStop": [bash("./bye.sh")]},
+    )
+    async with running_server(workspace) as client:
+        listed = await client.list_hooks()
+    async with running_server(workspace, options={"trusted": False}) as client:
+        untrusted = await client.list_hooks()
+
+    assert listed["overlaps"] == [
+        {"event": "PreToolUse", "dialects": ["wave", "copilot"], "subjects": ["Bash"]},
+        {"event": "Stop", "dialects": ["wave", "copilot"], "subjects": []},
+    ]
+    assert untrusted["overlaps"] == []

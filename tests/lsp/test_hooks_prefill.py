@@ -144,3 +144,38 @@ async def test_invalid_prefill_params_are_error_32602(
             await _prefill(client, **params)
     assert invalid.value.code == -32602
     assert message in invalid.value.message
+
+
+@pytest.mark.parametrize(
+    ("locale", "source", "starter", "prompt"),
+    [
+        (
+            "zh-CN",
+            "user",
+            "blockRmRf",
+            "帮我配一个用户级钩子：PreToolUse 时，Bash，跑一个拒绝 rm -rf 的命令"
+            "（退出码 2，在 stderr 说明原因），超时 10 秒",
+        ),
+        (
+            "en",
+            "project",
+            "formatAfterEdit",
+            "Help me create a hook in [my-app]: when PostToolUse, for Write|Edit, run this "
+            "project's formatter on the file just changed, timeout 30 s",
+        ),
+        (
+            "en",
+            "user",
+            "logPrompts",
+            "Help me set up a user-level hook: when UserPromptSubmit, for every prompt, run a "
+            "command that appends the prompt to ~/.wave/prompts.log, async",
+        ),
+    ],
+)
+async def test_a_starter_hook_prefills_the_new_prompt_with_its_blanks_filled_in(
+    workspace: Workspace, locale: str, source: str, starter: str, prompt: str
+) -> None:
+    async with running_server(workspace) as client:
+        params = {"action": "new", "source": source, "locale": locale, "starter": starter}
+        result = await client.call(table.HOOKS_PREFILL.name, params)
+    assert result["prompt"] == prompt

@@ -92,3 +92,43 @@ async def test_a_client_without_show_document_is_told_so(workspace: Workspace) -
         shown = list(client.shown_documents)
     assert result == {"opened": False, "reason": "unsupported"}
     assert shown == []
+
+
+@pytest.mark.parametrize("dialect", ["wave", "copilot"])
+async def test_a_hooks_pointer_opens_its_file_at_the_hooks_own_lines(
+    workspace: Workspace, dialect: str
+) -> None:
+    """Edit: the editor is shown the hook's entry (first line to the start of the one after
+    it), wherever it stands in its file."""
+    if dialect == "wave":
+        text = (
+            '{\n  "hooks": {\n    "Stop": [\n      {\n        "hooks": [\n'
+            '          { "type": "command", "command": "echo one" },\n'
+            '          {\n            "type": "command",\n            "command": "echo two"\n'
+            "          }\n        ]\n      }\n    ]\n  }\n}\n"
+        )
+        path = workspace.write(workspace.project_settings, text)
+    else:
+        text = (
+            '{"version": 1, "hooks": {"preToolUse": [\n  {"bash": "echo one"},\n'
+            '  {\n    "bash": "echo two"\n  }\n]}}\n'
+        )
+        path = workspace.write(workspace.project / ".github" / "hooks" / "team.json", text)
+    async with running_server(workspace) as client:
+        hooks = {h["command"]: h for h in (await client.list_hooks())["hooks"]}
+        two = hooks["echo two"]
+        params = {"path": str(path), "pointer": two["pointer"]}
+        result = await client.call(table.OPEN_CONFIG_FILE.name, params)
+        missing = {"path": str(path), "pointer": "/hooks/Nowhere/9"}
+        await client.call(table.OPEN_CONFIG_FILE.name, missing)
+        shown = list(client.shown_documents)
+
+    lines = text.splitlines()
+    opening = "          {" if dialect == "wave" else "  {"  # the entry of "echo two"
+    closing = "          }" if dialect == "wave" else "  }"
+    assert result == {"opened": True, "reason": None}
+    selection = shown[0].selection
+    assert selection is not None
+    assert selection.start == types.Position(line=lines.index(opening), character=0)
+    assert selection.end == types.Position(line=lines.index(closing) + 1, character=0)
+    assert shown[1].selection is None  # an entry no longer there: the file, at its top

@@ -69,7 +69,7 @@ async def test_bad_initialization_options_are_ignored_one_by_one_with_a_warning(
         warnings = [m.message for m in client.log_messages if m.type == types.MessageType.Warning]
 
     assert listed["project"]["dir"] == str(workspace.project)  # projectDir still applied
-    assert listed["trusted"] is True
+    assert listed["trusted"] is False  # a trust it cannot read is none: the default
     assert any("initializationOptions.trusted" in w for w in warnings)
 
 
@@ -106,7 +106,8 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
     assert commands["openChat"]["direction"] == "pageToShell"
     assert commands["showFile"]["direction"] == "shellToPage"
     show_file = schema["$defs"]["ShowFileArgs"]
-    assert set(show_file["required"]) == {"path", "content", "line"}  # line: null when none
+    # line, endLine: null when none
+    assert set(show_file["required"]) == {"path", "content", "line", "endLine"}
     assert commands["restartServer"]["direction"] == "pageToShell"
     assert commands["serverState"]["direction"] == "shellToPage"
     state = schema["$defs"]["ServerStateArgs"]
@@ -138,6 +139,7 @@ def test_protocol_schema_describes_every_method_in_camel_case() -> None:
         "unknownPath",
         "invalidPayload",  # wave/hooks/test: the edited sample is not the event's payload
         "untrusted",  # wave/hooks/test: a project hook of an untrusted workspace never runs
+        "inputNotKept",  # wave/hooks/test: "Run again" of a run whose input is no longer kept
     }
     assert "projectDir" in schema["$defs"]["InitializationOptions"]["properties"]
 
@@ -184,3 +186,59 @@ def test_serve_accepts_the_stdio_flag_that_vscode_languageclient_appends(
         answers.append(message)
     assert [m["id"] for m in answers if "id" in m] == [1, 2]
     assert answers[0]["result"]["serverInfo"]["name"] == "wavehost"
+
+
+def test_an_unchanged_hooks_list_is_sent_as_the_same_bytes_and_a_change_is_seen_at_once(
+    workspace: Workspace,
+) -> None:
+    """The list is encoded once per change (compact UTF-8, its frame's length in bytes): asked
+    again, the same bytes; the file edited, the next answer is the new list."""
+    settings = workspace.user_settings
+    workspace.write(settings, {"hooks": {"Stop": [{"hooks": [hook("echo ✓ ä — 完成")]}]}})
+    initialize = {
+        "capabilities": {},
+        "initializationOptions": {"projectDir": str(workspace.project)},
+    }
+    server = subprocess.Popen(
+        SERVER,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "HOME": str(workspace.home)},
+    )
+    assert server.stdin is not None
+    assert server.stdout is not None
+    stdin, stdout = server.stdin, server.stdout
+
+    def call(msg_id: int, method: str, params: object = None) -> bytes:
+        message = {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params or {}}
+        stdin.write(frame(message))
+        stdin.flush()
+        while True:
+            length = 0
+            while (line := stdout.readline()) != b"\r\n":
+                assert line, "the server closed its output"
+                name, _, value = line.decode("ascii").partition(":")
+                length = int(value) if name == "Content-Length" else length
+            body = stdout.read(length)
+            answer = json.loads(body)  # the whole body, and nothing of the next frame
+            if answer.get("id") == msg_id and "method" not in answer:
+                return body
+
+    try:
+        call(1, "initialize", initialize)
+        stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        first, second = call(2, table.HOOKS_LIST.name), call(3, table.HOOKS_LIST.name)
+        assert first.replace(b'"id":2', b'"id":3') == second
+        assert "echo ✓ ä — 完成".encode() in first  # UTF-8 as it is, not \u escapes
+        assert [h["command"] for h in json.loads(first)["result"]["hooks"]] == ["echo ✓ ä — 完成"]
+        workspace.write(settings, {"hooks": {"Stop": [{"hooks": [hook("echo changed")]}]}})
+        third = json.loads(call(4, table.HOOKS_LIST.name))
+        assert [h["command"] for h in third["result"]["hooks"]] == ["echo changed"]
+        call(5, "shutdown")
+        stdin.write(frame({"jsonrpc": "2.0", "method": "exit"}))
+        stdin.close()
+        assert server.wait(timeout=30) == 0
+    finally:
+        server.kill()
+        server.wait()

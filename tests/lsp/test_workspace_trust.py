@@ -51,3 +51,20 @@ async def test_revoking_trust_stops_project_hooks_in_sessions_opened_after(
     assert listed["trusted"] is False
     sessions = [json.loads(line)["session_id"] for line in started.read_text().splitlines()]
     assert sessions == [first["sessionId"]]
+
+
+async def test_a_client_that_says_nothing_about_trust_runs_no_project_hook(
+    workspace: Workspace,
+) -> None:
+    ran = workspace.root / "ran"
+    project_hooks(workspace, "UserPromptSubmit", f"touch {ran}")
+    script(workspace, reply("hi"))
+    async with running_server(workspace, trusted=None) as client:
+        listed = await client.list_hooks()
+        opened = await client.open_chat()
+        view = await client.turn(opened["sessionId"], "hello")
+
+    assert listed["trusted"] is False
+    assert listed["hooks"][0]["untrusted"] is True
+    assert view.messages[-1]["blocks"][0]["text"] == "hi"  # the turn ran, its project hook not
+    assert not ran.exists()

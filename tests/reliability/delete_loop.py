@@ -14,10 +14,11 @@ from pathlib import Path
 
 from wavehost.settings.errors import SettingsError
 from wavehost.settings.service import SettingsService
+from wavehost.settings.trust import Trust
 
 
 def main() -> None:
-    service = SettingsService(Path(sys.argv[2]), home=Path(sys.argv[1]))
+    service = SettingsService(Path(sys.argv[2]), home=Path(sys.argv[1]), trust=Trust(True))
     service.list_hooks()
     print("ready", flush=True)
     left = int(sys.argv[3]) if len(sys.argv) > 3 else -1

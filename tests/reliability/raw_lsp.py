@@ -35,6 +35,7 @@ class RawServer:
             env=env,
         )
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.sizes: queue.Queue[int] = queue.Queue()  # each message's frame, in bytes, in order
         self._ids = 0
         threading.Thread(target=self._read, daemon=True).start()
         self.project = workspace.project
@@ -43,18 +44,20 @@ class RawServer:
         assert self.process.stdout is not None
         stream = self.process.stdout
         while True:
-            length = None
+            length, header = None, 0
             while True:
                 line = stream.readline()
                 if not line:
                     self.messages.put(None)
                     return
+                header += len(line)
                 if not line.strip():
                     break
                 name, _, value = line.decode().partition(":")
                 if name.lower() == "content-length":
                     length = int(value)
             assert length is not None
+            self.sizes.put(header + length)
             self.messages.put(json.loads(stream.read(length)))
 
     def send(self, data: bytes) -> None:
@@ -84,9 +87,13 @@ class RawServer:
         self.send_message(message)
 
     def receive(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        return self.receive_sized(timeout)[0]
+
+    def receive_sized(self, timeout: float = TIMEOUT) -> tuple[dict[str, Any], int]:
+        """The next message and the bytes of its frame."""
         message = self.messages.get(timeout=timeout)
         assert message is not None, "the server closed its output"
-        return message
+        return message, self.sizes.get(timeout=timeout)
 
     def response(self, msg_id: int | None, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The response to `msg_id` (None: the next response with id null); others are kept
@@ -107,7 +114,12 @@ class RawServer:
                 "processId": None,
                 "rootUri": self.project.as_uri(),
                 "capabilities": {},
-                "initializationOptions": {"projectDir": str(self.project), **(options or {})},
+                # as a shell of a trusted workspace says (`options` may say otherwise)
+                "initializationOptions": {
+                    "projectDir": str(self.project),
+                    "trusted": True,
+                    **(options or {}),
+                },
             },
         )
         assert "result" in self.response(msg_id)

@@ -23,6 +23,7 @@ from wavehost.protocol import table
 from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings
 from wavehost.settings.service import SettingsService
+from wavehost.settings.trust import Trust
 
 USER_HOOK = "user-hook"
 NOBODY = 65534
@@ -58,7 +59,7 @@ def test_the_hook_config_reports_a_bad_file_and_loads_the_rest(
     workspace: Workspace, bad: BadFile
 ) -> None:
     setup(workspace, bad)
-    service = SettingsService(workspace.project, home=workspace.home)
+    service = SettingsService(workspace.project, home=workspace.home, trust=Trust(True))
     listed = HooksListResult.of(bounded(service.list_hooks)).to_wire()
     check_listing(listed, workspace, bad)
     config = bounded(lambda: load_hook_config(workspace.project, home=workspace.home))

@@ -11,17 +11,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 from tests.dialect_files import action, bash, copilot_project, rule, snow_project
 from tests.hooks_doc import hook
 from tests.lsp.client import reply, running_server, script
+from tests.processes import TIMEOUT
 from tests.reliability.figures import record
 from tests.reliability.raw_lsp import RawServer
 from tests.workspace import Workspace
 from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.outcome import Outcome
+from wavehost.hooks.runlog import RunLog
 from wavehost.protocol import table
-from wavehost.settings.runlog import RunLog
 
 # RE2 can take these: linear time, whatever they look like.
 BACKTRACKER = "(?:.*){400}!"
@@ -154,15 +157,25 @@ async def test_a_trusted_session_runs_its_ordinary_hooks_past_hostile_matchers(
     async with running_server(workspace) as client:
         opened = await client.open_chat(permissionMode="bypassPermissions")
         view = await client.turn(opened["sessionId"], "go")
+        # On a busy machine the worker's verdict may come after the turn (the lookup stopped
+        # waiting at its deadline): the listing says so once it has come.
         listed = await client.list_hooks()
+        with anyio.fail_after(TIMEOUT):
+            while not _over_budget(listed):
+                await anyio.sleep(0.2)
+                listed = await client.list_hooks()
     record("hostile matchers", trusted_turn_s=round(time.monotonic() - began, 2))
     assert [b["text"] for b in view.blocks("text")] == ["done"]
     assert (workspace.project / "ordinary-ran").exists()
     assert not list(workspace.project.glob("ran-*"))  # none of them matches "Bash"
     # the lookahead went over its budget in the worker: from now on it is a diagnostic
-    over = [d for d in listed["diagnostics"] if d.get("code") == "matcherOverBudget"]
+    over = _over_budget(listed)
     assert [d["args"]["matcher"] for d in over] == [LOOKAHEAD]
     assert re.search(r"over budget.*ms of CPU", over[0]["message"])
+
+
+def _over_budget(listed: dict[str, Any]) -> list[dict[str, Any]]:
+    return [d for d in listed["diagnostics"] if d.get("code") == "matcherOverBudget"]
 
 
 def test_huge_and_numerous_matchers_are_refused_with_a_diagnostic_not_compiled(

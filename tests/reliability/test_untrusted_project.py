@@ -13,6 +13,7 @@ from wavehost.hooks.sources import load_hook_config
 from wavehost.protocol.settings import HooksListResult
 from wavehost.session.providers import chat_settings
 from wavehost.settings.service import SettingsService
+from wavehost.settings.trust import Trust
 
 UNTRUSTED = {"trusted": False}
 
@@ -97,7 +98,7 @@ def test_without_user_settings_an_untrusted_project_provides_no_provider(
 def test_the_list_says_which_files_are_untrusted_and_what_they_would_have_changed(
     workspace: Workspace, attacked: tuple[Path, Path]
 ) -> None:
-    service = SettingsService(workspace.project, home=workspace.home, trusted=False)
+    service = SettingsService(workspace.project, home=workspace.home, trust=Trust(False))
     wire = HooksListResult.of(service.list_hooks())
     files = {f.path: f for f in wire.config_files}
 

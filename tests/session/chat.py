@@ -20,7 +20,8 @@ import pytest
 from tests.processes import TIMEOUT
 from tests.session.fake_llm import FakeLLM, HttpError, Responder, serve
 from wavehost import paths
-from wavehost.session.chat_session import ChatSession, SessionConfig, open_session
+from wavehost.session.chat_session import ChatSession, SessionConfig
+from wavehost.session.lifecycle import open_session
 from wavehost.session.messages import AssistantMessage, NoticeBlock, ToolBlock, UserMessage
 from wavehost.session.permissions import PermissionAsker
 from wavehost.session.providers import ProviderChoice, make_provider
@@ -54,7 +55,15 @@ def tools(messages: Sequence[Any]) -> list[ToolBlock]:
 
 
 def notices(messages: Sequence[Any]) -> list[NoticeBlock]:
-    return [b for m in messages if isinstance(m, AssistantMessage) for b in m.notices()]
+    """The hooks' and the session's notices (not the lines that a Stop hook made it go on)."""
+    every = [b for m in messages if isinstance(m, AssistantMessage) for b in m.notices()]
+    return [b for b in every if b.kind is None]
+
+
+def continued(messages: Sequence[Any]) -> list[NoticeBlock]:
+    """The lines between two replies: a Stop hook made the agent go on, and why."""
+    every = [b for m in messages if isinstance(m, AssistantMessage) for b in m.notices()]
+    return [b for b in every if b.kind == "stopContinue"]
 
 
 # A whole `wavehost chat` process (Python, the SDKs, every hook): generous, for loaded machines.

@@ -1,8 +1,11 @@
 """A fake model server on 127.0.0.1 speaking the real wire protocols, SSE streaming included.
 
 `POST /v1/messages` answers as the Anthropic Messages API, `POST /v1/chat/completions` as OpenAI
-Chat Completions; both stream. Each request takes the next scripted turn (or asks `respond`), and
-every request body is kept for assertions. The official SDKs talk to it unmodified.
+Chat Completions; both stream (under any path prefix, e.g. a proxy's), connections kept alive as
+the real APIs keep them. Each request takes the next scripted turn (or asks `respond`): a turn,
+an `HttpError` (with the headers a server adds, e.g. `retry-after-ms`), or `RawEvents` sent as
+they are (a stream that fails or lies). Every request's path, headers and body are kept for
+assertions. Claude Code, the Copilot CLI and the official SDKs talk to it unmodified.
 """
 
 import json
@@ -24,17 +27,25 @@ from wavehost.session.providers.scripted import ScriptedTurn
 class HttpError:
     status: int
     message: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class RawEvents:
+    """Server-sent events as written (each a complete `event: …\ndata: …\n\n` text)."""
+
+    events: list[str]
 
 
 @dataclass
 class Slow:
     """An answer that comes only after `seconds` (a model call past a hook's timeout)."""
 
-    answer: "ScriptedTurn | HttpError"
+    answer: "ScriptedTurn | HttpError | RawEvents"
     seconds: float
 
 
-Answer = ScriptedTurn | HttpError | Slow
+Answer = ScriptedTurn | HttpError | RawEvents | Slow
 Responder = Callable[[int, dict[str, Any]], Answer]
 
 
@@ -44,6 +55,7 @@ class FakeLLM:
     respond: Responder | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
     port: int = 0
 
     @property
@@ -64,26 +76,43 @@ class FakeLLM:
         return HttpError(400, f"the fake server has no turn {index} ({len(self.turns)} scripted)")
 
     async def handle(self, stream: SocketStream) -> None:
+        """Requests one after another on the connection, kept alive as the real APIs keep it,
+        until the client closes it."""
+        gone = (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError)
         async with stream:
-            try:
-                head, body = await _read_request(stream)
-            except (anyio.EndOfStream, anyio.BrokenResourceError, ValueError):
-                return
-            method, path, _ = head.split(" ", 2)
-            self.paths.append(path)
-            payload = json.loads(body or b"{}")
-            if method != "POST" or path.rstrip("/") not in SPEAKERS:
-                await _send_json(stream, 404, {"error": {"message": f"no route {path}"}})
-                return
-            turn = self.next_turn(payload)
-            if isinstance(turn, Slow):
-                await anyio.sleep(turn.seconds)
-                turn = turn.answer
-            if isinstance(turn, HttpError):
-                error = {"type": "error", "error": {"type": "api_error", "message": turn.message}}
-                await _send_json(stream, turn.status, error)
-                return
-            await _send_sse(stream, SPEAKERS[path.rstrip("/")](turn, payload.get("model", "fake")))
+            buffered = b""
+            while True:
+                try:
+                    head, headers, body, buffered = await _read_request(stream, buffered)
+                    await self.answer(stream, head, headers, body)
+                except (*gone, ValueError):
+                    return
+                if headers.get("connection", "").lower() == "close":
+                    return
+
+    async def answer(
+        self, stream: SocketStream, head: str, headers: dict[str, str], body: bytes
+    ) -> None:
+        method, path, _ = head.split(" ", 2)
+        self.paths.append(path)
+        self.headers.append(headers)
+        payload = json.loads(body or b"{}")
+        route = path.partition("?")[0].rstrip("/")  # Claude Code asks for ?beta=true
+        speaker = next((s for r, s in SPEAKERS.items() if route.endswith(r)), None)
+        if method != "POST" or speaker is None:
+            await _send_json(stream, 404, {"error": {"message": f"no route {path}"}})
+            return
+        turn = self.next_turn(payload)
+        if isinstance(turn, Slow):
+            await anyio.sleep(turn.seconds)
+            turn = turn.answer
+        if isinstance(turn, HttpError):
+            error = {"type": "error", "error": {"type": "api_error", "message": turn.message}}
+            await _send_json(stream, turn.status, error, turn.headers)
+        elif isinstance(turn, RawEvents):
+            await _send_sse(stream, iter(turn.events))
+        else:
+            await _send_sse(stream, speaker(turn, payload.get("model", "fake")))
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -98,8 +127,11 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-async def _read_request(stream: SocketStream) -> tuple[str, bytes]:
-    data = b""
+async def _read_request(
+    stream: SocketStream, data: bytes
+) -> tuple[str, dict[str, str], bytes, bytes]:
+    """The next request on the connection (`data`: what was read of it already): its first
+    line, headers, body, and whatever came after the body."""
     while b"\r\n\r\n" not in data:
         data += await stream.receive()
     head, _, body = data.partition(b"\r\n\r\n")
@@ -108,14 +140,17 @@ async def _read_request(stream: SocketStream) -> tuple[str, bytes]:
     length = int(headers.get("content-length", "0"))
     while len(body) < length:
         body += await stream.receive()
-    return lines[0], body
+    return lines[0], headers, body[:length], body[length:]
 
 
-async def _send_json(stream: SocketStream, status: int, document: Any) -> None:
+async def _send_json(
+    stream: SocketStream, status: int, document: Any, headers: dict[str, str] | None = None
+) -> None:
     body = json.dumps(document).encode()
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     head = (
-        f"HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        f"HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n{extra}"
+        f"Content-Length: {len(body)}\r\nConnection: keep-alive\r\n\r\n"
     )
     await stream.send(head.encode() + body)
 
@@ -123,7 +158,7 @@ async def _send_json(stream: SocketStream, status: int, document: Any) -> None:
 async def _send_sse(stream: SocketStream, events: Iterator[str]) -> None:
     head = (
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        "Transfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n"
     )
     await stream.send(head.encode())
     for event in events:

@@ -3,6 +3,8 @@ cancellation."""
 
 import gc
 import json
+import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,8 @@ from tests.processes import alive, until
 from tests.session.chat import ChatRunner, tools, turn, users
 from tests.session.fake_llm import serve
 from wavehost.hooks.catalogue import Event
-from wavehost.plumbing import atomic, heap
-from wavehost.session import conversation, transcript
+from wavehost.plumbing import heap
+from wavehost.session import transcript
 from wavehost.session.chat_session import SessionConfig
 from wavehost.session.providers import ProviderChoice, make_provider
 from wavehost.session.registry import SessionRegistry
@@ -135,37 +137,61 @@ async def test_the_transcript_holds_the_conversation_and_resume_continues_it(
 async def test_a_turn_makes_its_transcript_crash_proof_once_at_its_end_not_at_every_save(
     chat: ChatRunner, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each save within a turn is atomic, the data fsynced before the rename (a hook reading
-    transcript_path, or a crash, finds a whole conversation); the directory fsync that makes the
-    rename itself durable waits for the turn's end, once, instead of following every save."""
-    synced: list[Path] = []
+    """Each save within a turn is atomic (a hook reading transcript_path finds a whole
+    conversation) but not fsynced: a hook waits for it. The turn's end fsyncs the data and the
+    directory, once, and keeps that version for a crash to fall back on."""
+    fsyncs: list[int] = []  # every fsync of the process: file data and directories
     writes: list[bool] = []  # each write's `durable`
-    sync, save = atomic.fsync_directory, transcript.save
+    fsync, write = os.fsync, transcript.write
 
-    def counted_sync(directory: Path) -> None:
-        synced.append(directory)
-        sync(directory)
+    def counted_fsync(fd: int) -> None:
+        fsyncs.append(fd)
+        fsync(fd)
 
-    def counted_save(path: Path, saved: transcript.Transcript, *, durable: bool = True) -> None:
+    def counted_write(path: Path, data: bytes, *, durable: bool = True) -> None:
         writes.append(durable)
-        save(path, saved, durable=durable)
+        write(path, data, durable=durable)
 
-    monkeypatch.setattr(atomic, "fsync_directory", counted_sync)
-    monkeypatch.setattr(conversation, "fsync_directory", counted_sync)
-    monkeypatch.setattr(transcript, "save", counted_save)
+    monkeypatch.setattr(os, "fsync", counted_fsync)
+    monkeypatch.setattr(transcript, "write", counted_write)
     calls = [turn("", ("Bash", {"command": f"echo {i}"})) for i in range(3)]
     async with chat.open([*calls, turn("done")]) as opened:
-        at_start = len(synced)
-        assert at_start == 1  # the session's first save
+        path = opened.session.transcript_path
+        at_start = len(fsyncs)
+        assert at_start == 2  # the session's first save: its data, its directory
         writes.clear()
         opened.session.send("go")
         with anyio.fail_after(30):
             await opened.session.wait_idle()
-        assert len(writes) >= 6  # the tool calls' statuses, results, the replies
-        assert len(synced) - at_start == 1
-        assert synced[-1] == opened.session.conversation.path.parent
+        # The tool calls' statuses, results, the replies: saves that pile up while one is being
+        # written become one write; none of them durable but at the turn's end.
+        assert writes
+        assert not any(writes[:-1])
+        assert len(fsyncs) - at_start == 2
+        assert os.path.samefile(path, transcript.last_turn(path))  # kept, not copied
         saved = transcript.load(opened.session.id)
         assert len(saved.state.messages) == len(opened.messages) == 5
+
+
+@pytest.mark.parametrize("left", [b"", b'{"version": 1, "sessionId": "cut sho'])
+async def test_a_crash_within_a_turn_loses_that_turn_only(
+    chat: ChatRunner, left: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A crash before a save within a turn reached the disk can leave the file empty or torn:
+    the session is read back as its last finished turn left it."""
+    first = await chat([turn("the first reply")], "first")
+    path = first.session.transcript_path
+    torn = path.with_name("torn")  # what the crash left of the next turn's unsynced save,
+    torn.write_bytes(left)  # renamed over the file as every save is
+    torn.replace(path)
+    with caplog.at_level(logging.WARNING):
+        saved = transcript.load(first.session.id)
+    assert [m.role for m in saved.state.messages] == ["user", "assistant"]
+    assert saved.state.messages[1].text() == "the first reply"  # type: ignore[union-attr]
+    assert "took the version its last finished turn saved" in caplog.text
+    path.unlink()  # and the file gone altogether (the rename never reached the disk)
+    assert transcript.exists(first.session.id)
+    assert len(transcript.load(first.session.id).state.messages) == 2
 
 
 async def test_the_first_session_sets_aside_what_start_up_loaded_and_later_ones_nothing_more(

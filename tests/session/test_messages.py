@@ -69,6 +69,7 @@ def test_messages_round_trip_through_the_camel_case_wire_form() -> None:
         "exitCode": 1,
         "hook": None,
         "label": None,
+        "kind": None,
     }
     assert TranscriptState.model_validate(wire).messages == messages
 

@@ -7,7 +7,7 @@ from typing import Any
 import anyio
 
 from tests.hooks_doc import hooks_for
-from tests.session.chat import ChatRunner, lines, notices, record, turn, users
+from tests.session.chat import ChatRunner, continued, lines, notices, record, turn, users
 from wavehost.session.providers.scripted import ScriptedTurn
 
 # Blocks the first Stop of a turn only: stop_hook_active is the loop guard.
@@ -39,6 +39,25 @@ async def test_exit_2_injects_stderr_as_is_meta_and_the_next_stop_has_stop_hook_
     assert [i["last_assistant_message"] for i in inputs] == ["first answer", "second answer"]
     assert all(i["background_tasks"] == [] and i["session_crons"] == [] for i in inputs)
     assert inputs[0]["hook_event_name"] == "Stop"
+
+
+async def test_a_stop_hook_that_makes_the_agent_go_on_leaves_a_line_with_its_hook_and_reason(
+    chat: ChatRunner,
+) -> None:
+    """The chat shows it between the two replies (on the first); the model never sees it."""
+    hooks = hooks_for("Stop", BLOCK_ONCE)
+    result = await chat([turn("first answer"), turn("second answer")], "go", hooks=hooks)
+
+    [line] = continued(result.messages)
+    assert (line.level, line.kind, line.event) == ("info", "stopContinue", "Stop")
+    assert line.text == "keep going"
+    assert line.hook is not None
+    assert line.hook.command == BLOCK_ONCE
+    first, second = (m for m in result.messages if m.role == "assistant")
+    assert line in list(first.notices())
+    assert not list(second.notices())
+    assert notices(result.messages) == []
+    assert all("stopContinue" not in text for text in result.llm.request_texts())
 
 
 async def test_a_new_user_prompt_resets_stop_hook_active(chat: ChatRunner, project: Path) -> None:

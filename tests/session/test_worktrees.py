@@ -138,3 +138,23 @@ async def test_when_every_worktree_create_hook_fails_creation_is_blocked_with_th
         "true: printed no worktree path"
     )
     assert result.session.workspace.cwd == project
+
+
+async def test_no_worktree_is_made_where_a_linked_wave_folder_leads_out_of_the_repository(
+    chat: ChatRunner, repo: Path
+) -> None:
+    elsewhere = repo.parent / "elsewhere"
+    elsewhere.mkdir()
+    (repo / ".wave").rmdir()
+    (repo / ".wave").symlink_to(elsewhere)  # the repository ships `.wave` as a link out of it
+    script = [turn("", ("EnterWorktree", {"name": "far"})), turn("ok")]
+    result = await chat(script, "go")
+
+    (entered,) = tools(result.messages)
+    leads = elsewhere / "worktrees"
+    assert entered.error == (
+        f"{repo / '.wave' / 'worktrees'} leads out of the repository (to {leads}): "
+        "no worktree is made there"
+    )
+    assert list(elsewhere.iterdir()) == []
+    assert "worktree-far" not in git(repo, "branch", "--list")

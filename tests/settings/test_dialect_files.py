@@ -12,6 +12,7 @@ from wavehost import paths
 from wavehost.protocol.settings import HooksListResult
 from wavehost.settings.errors import SettingsError
 from wavehost.settings.service import SettingsService
+from wavehost.settings.trust import Trust
 
 COPILOT_TEXT = """{
   "version": 1,
@@ -47,7 +48,7 @@ SNOW_OBJECT = """{
 
 
 def _service(workspace: Workspace) -> SettingsService:
-    return SettingsService(workspace.project, home=workspace.home)
+    return SettingsService(workspace.project, home=workspace.home, trust=Trust(True))
 
 
 @pytest.fixture

@@ -14,10 +14,11 @@ from wavehost.settings import edit, files
 from wavehost.settings.errors import SettingsError
 from wavehost.settings.files import FileVersion, replace_if_unchanged
 from wavehost.settings.service import SettingsService
+from wavehost.settings.trust import Trust
 
 
 def _service(workspace: Workspace) -> SettingsService:
-    return SettingsService(workspace.project, home=workspace.home)
+    return SettingsService(workspace.project, home=workspace.home, trust=Trust(True))
 
 
 def editor_append(path: Path, kind: str, key: str) -> None:

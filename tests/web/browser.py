@@ -34,9 +34,12 @@ def dist(tmp_path: Path) -> Path:
 
 
 @asynccontextmanager
-async def web_in(workspace: Workspace, dist: Path, locale: str = "zh-CN") -> AsyncIterator[Running]:
-    """`wavehost web` on the workspace, in this process (HOME is the workspace's)."""
-    env = {**os.environ, "HOME": str(workspace.home)}
+async def web_in(
+    workspace: Workspace, dist: Path, locale: str = "zh-CN", env: dict[str, str] | None = None
+) -> AsyncIterator[Running]:
+    """`wavehost web` on the workspace, in this process (HOME is the workspace's; `env` adds to
+    the server's environment)."""
+    env = {**os.environ, "HOME": str(workspace.home), **(env or {})}
     running = await start(workspace.project, locale=locale, dist=dist, env=env)
     try:
         yield running

@@ -208,11 +208,18 @@ def test_file_uris_become_paths() -> None:
     assert path_from_uri("https://example.com/x") is None
 
 
-async def test_a_server_request_is_answered_by_the_page(web: Running, page: PageSocket) -> None:
-    # The relay itself, without a turn: the shell asks the pages of the question's session.
-    web.shell.pages[0].sessions.add("s1")
+def _only_page(web: Running) -> str:
+    (page_id,) = web.shell.pages
+    return page_id
+
+
+async def test_a_server_request_is_asked_of_the_page_it_names(
+    web: Running, page: PageSocket
+) -> None:
+    # The relay itself, without a turn: the server names the page, the shell asks it.
     params = {"sessionId": "s1", "toolName": "Write"}
-    asked = asyncio.create_task(web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params))
+    named = {**params, table.PAGE_IDS: [_only_page(web)]}
+    asked = asyncio.create_task(web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, named, 1))
     request = await page.receive()
     assert request["kind"] == "request"
     assert (request["method"], request["params"]) == (table.CHAT_REQUEST_PERMISSION.name, params)
@@ -223,18 +230,35 @@ async def test_a_server_request_is_answered_by_the_page(web: Running, page: Page
 async def test_a_question_to_a_page_that_closes_fails_instead_of_hanging(
     web: Running, page: PageSocket
 ) -> None:
-    web.shell.pages[0].sessions.add("s1")
-    params = {"sessionId": "s1"}
-    asked = asyncio.create_task(web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params))
+    named = {"sessionId": "s1", table.PAGE_IDS: [_only_page(web)]}
+    asked = asyncio.create_task(web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, named, 1))
     await page.receive()
     await page.socket.close()
     with pytest.raises(ResponseError, match="the page was closed"):
         await asyncio.wait_for(asked, TIMEOUT)
 
 
-async def test_a_question_no_page_of_its_session_can_answer_fails_at_once(
+async def test_a_question_for_a_page_that_is_not_there_fails_at_once(
     web: Running, page: PageSocket
 ) -> None:
-    params = {"sessionId": "someone-elses"}
-    with pytest.raises(ResponseError, match="no page of this session"):
-        await web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, params)
+    named = {"sessionId": "s1", table.PAGE_IDS: ["tab-gone"]}
+    with pytest.raises(ResponseError, match="the page asked is not open"):
+        await web.shell._ask_page(table.CHAT_REQUEST_PERMISSION.name, named, 1)
+
+
+async def test_a_withdrawn_question_reaches_the_page_in_the_order_the_server_sent_it(
+    web: Running, page: PageSocket
+) -> None:
+    # The server's messages as the shell reads them, several in one read: a question, then its
+    # withdrawal and an update in one batch. The page hears the withdrawal first, as it was sent.
+    lsp, to_page = web.shell.lsp, [_only_page(web)]
+    question = {"sessionId": "s1", "toolName": "Write", table.PAGE_IDS: to_page}
+    lsp._dispatch({"id": "q1", "method": table.CHAT_REQUEST_PERMISSION.name, "params": question})
+    asked = await page.receive()
+    assert asked["method"] == table.CHAT_REQUEST_PERMISSION.name
+    update = {"sessionId": "s1", "deltas": [], "pendingPermissions": [], table.PAGE_IDS: to_page}
+    lsp._dispatch({"method": table.CANCEL_REQUEST.name, "params": {"id": "q1"}})
+    lsp._dispatch({"method": table.CHAT_UPDATED.name, "params": update})
+    got = [await page.receive(), await page.receive()]
+    assert [e["method"] for e in got] == [table.CANCEL_REQUEST.name, table.CHAT_UPDATED.name]
+    assert got[0]["params"] == {"id": asked["id"]}

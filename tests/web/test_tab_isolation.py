@@ -64,7 +64,10 @@ async def _until(
     """What the page got up to and including the first envelope `wanted` accepts."""
     seen = []
     while True:
-        envelope = await page.receive()
+        try:
+            envelope = await page.receive()
+        except TimeoutError:
+            raise AssertionError(f"not there; the page got {seen}") from None
         seen.append(envelope)
         if wanted(envelope):
             return seen
@@ -159,7 +162,7 @@ async def test_stop_withdraws_the_question_from_every_page_of_the_session(
         got = await _until(page, lambda e: e.get("method") == table.CANCEL_REQUEST.name)
         withdrawn.add(got[-1]["params"]["id"])
         update = await _until(page, lambda e: e.get("method") == table.CHAT_UPDATED.name
-                              and not e["params"]["pendingPermissions"])  # fmt: skip
+                              and e["params"]["pendingPermissions"] == [])  # fmt: skip
         assert update[-1]["params"]["sessionId"] == session_id
     assert withdrawn == asked
     assert not (workspace.project / "a.txt").exists()

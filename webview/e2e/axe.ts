@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -14,8 +14,9 @@ export interface Violation {
   nodes: string[];
 }
 
-/** Every WCAG 2.x A/AA and best-practice violation on the page as it is now. */
-export async function axeViolations(page: Page): Promise<Violation[]> {
+/** Every WCAG 2.x A/AA and best-practice violation on the page (or a frame: a VS Code webview's
+ * document) as it is now. */
+export async function axeViolations(page: Page | Frame): Promise<Violation[]> {
   // Evaluated through the DevTools protocol, which the page's strict CSP does not govern.
   await page.evaluate(AXE);
   return page.evaluate(async () => {

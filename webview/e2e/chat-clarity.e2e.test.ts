@@ -89,11 +89,15 @@ describe("chat panel: clarity", () => {
       await page.screenshot({ path: join(SCREENSHOTS, `chat-permission-${viewport.width}.png`), fullPage: true });
 
       if (viewport.width === 420) {
-        // Esc stops the turn and the card goes with it (no second card stacks up later).
+        // Esc on the card denies that call alone: the turn goes on to its last reply, Write never
+        // ran, and focus is back in the message box.
         await page.keyboard.press("Escape");
         await expect.poll(() => card.count(), WAIT).toBe(0);
+        await expect.poll(() => panel.locator(".log").innerText(), WAIT).toContain("好了。");
         await expect.poll(() => panel.getByTestId("running").count(), WAIT).toBe(0);
+        await expect.poll(() => panel.locator(".tool[data-tool=Write]").getAttribute("data-status")).not.toBe("success");
         expect(existsSync(join(ws.project, "PLAN.md"))).toBe(false);
+        await expect.poll(() => input.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
         expect(problems).toEqual([]);
         return;
       }

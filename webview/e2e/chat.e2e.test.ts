@@ -122,6 +122,8 @@ describe("chat panel in browser mode", () => {
         await page.keyboard.press("Escape");
         await expect.poll(() => panel.getByTestId("running").count(), { timeout: 30_000 }).toBe(0);
         expect(Date.now() - started).toBeLessThan(45_000); // stopped, not the hook's 60 s
+        // Focus is in the message box after Stop, as it was on load.
+        await expect.poll(() => input.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
       }
       // A draft survives a trip to the settings page and back.
       await input.fill("我还没写完的问题");
@@ -194,6 +196,22 @@ describe("the demo (scripts/demo)", () => {
     expect(existsSync(join(ws.project, "build"))).toBe(false);
     await page.screenshot({ path: join(SCREENSHOTS, "demo-chat.png") });
     expect(problems).toEqual([]);
+  });
+
+  it("a chat with no model provider says why in the page's language, the server's sentence as the detail", async () => {
+    const ws = e2e.workspace();
+    const none = { WAVE_PROVIDER: "", WAVE_SCRIPT: "", ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
+    const server = await e2e.web(ws, "zh-CN", [], none);
+    const page = await e2e.browser.newPage();
+    for (const [locale, reason] of [
+      ["zh-CN", "对话不可用：没有可用的模型服务（wavehost 的原话：no model provider: pass --provider"],
+      ["en", "Chat is unavailable: no model provider can be used (wavehost said: no model provider: pass --provider"],
+    ] as const) {
+      await page.goto(`${server.url}&view=chat&locale=${locale}`);
+      const unavailable = page.locator("wave-chat-panel").getByTestId("chat-unavailable");
+      await expect.poll(() => unavailable.innerText(), { timeout: 30_000 }).toContain(reason);
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, "chat-no-provider.png") });
   });
 
   it("renders in the language of ?locale= in the address, whatever the shell's locale, prompts too", async () => {

@@ -173,6 +173,38 @@ describe("chat panel (VS Code shell)", () => {
     expect(problems.filter((p) => !inlineHandler.test(p))).toEqual([]);
   });
 
+  it("a streamed reply grows in place: its finished paragraphs keep their nodes, and so does the message before it", async () => {
+    const { host, page, problems } = await FakeExtension.open(e2e.browser, "chat");
+    const question = { role: "user", id: "u1", content: "写一份长回复", isMeta: false, isCompactSummary: false, modelContent: null };
+    host.on("wave/chat/open", () => opened([question, { role: "assistant", id: "a1", blocks: [] }]));
+    await page.goto(`${ORIGIN}/index.html`);
+    const panel = page.locator("wave-chat-panel");
+    await panel.locator("[data-role=user]").waitFor();
+    const text = (deltas: unknown[]) => host.deliver(updated({ deltas, status: null, queued: null, queuedTexts: null, runningHooks: null, pendingPermissions: null, pendingQuestions: null }));
+    await text([{ op: "block", index: 1, block: 0, value: { type: "text", text: "第 0 段，**开头**。\n\n" } }]);
+    await panel.locator(".markdown p").first().waitFor();
+    // Mark what is on screen now: nodes rendered again would lose the marks.
+    const mark = () =>
+      page.evaluate(() => {
+        const root = document.querySelector("wave-app")!.shadowRoot!.querySelector("wave-chat-panel")!.shadowRoot!;
+        (root.querySelector("[data-role=user]") as unknown as { __kept: boolean }).__kept = true;
+        (root.querySelector(".markdown p") as unknown as { __kept: boolean }).__kept = true;
+      });
+    await mark();
+    for (let i = 1; i <= 60; i++) await text([{ op: "text", index: 1, block: 0, text: `第 ${i} 段，说到第 ${i} 件事。\n\n` }]);
+    await expect.poll(() => panel.locator(".markdown p").count()).toBe(61);
+    const kept = await page.evaluate(() => {
+      const root = document.querySelector("wave-app")!.shadowRoot!.querySelector("wave-chat-panel")!.shadowRoot!;
+      const user = root.querySelector("[data-role=user]") as unknown as { __kept?: boolean };
+      const first = root.querySelector(".markdown p") as unknown as { __kept?: boolean };
+      return { user: user.__kept === true, first: first.__kept === true };
+    });
+    expect(kept).toEqual({ user: true, first: true });
+    expect(await panel.locator(".markdown p").first().innerHTML()).toBe("第 0 段，<strong>开头</strong>。");
+    expect(await panel.locator(".markdown p").last().innerText()).toBe("第 60 段，说到第 60 件事。");
+    expect(problems).toEqual([]);
+  });
+
   it("sends, queues while running, shows hook status messages, cancels and asks for permission", async () => {
     const { host, page, problems } = await FakeExtension.open(e2e.browser, "chat", "dark");
     host.on("wave/chat/open", () => opened([]));
@@ -222,7 +254,7 @@ describe("chat panel (VS Code shell)", () => {
     await expect
       .poll(() => host.posted.find((m) => m.kind === "response" && m.id === "srv-1"))
       .toEqual({ kind: "response", id: "srv-1", result: { allow: true, always: true, message: null } });
-    await expect.poll(() => prompt.count()).toBe(0);
+    await expect.poll(() => prompt.count()).toBe(0); // gone with the next frame
 
     await panel.locator("[data-action=cancel]").click();
     await expect.poll(() => host.posted.some((m) => m.method === "wave/chat/cancel")).toBe(true);
@@ -282,6 +314,11 @@ describe("settings page (VS Code shell)", () => {
     await page.goto(`${ORIGIN}/index.html`);
     await expect.poll(() => host.posted.some((m) => m.method === "wave/hooks/list")).toBe(true);
     expect(host.posted[0]).toMatchObject({ kind: "shell", command: "ready", args: { view: "settings" } });
+    // Loading, and a screen reader hears it once (the ring and the line are only seen).
+    await expect.poll(() => page.getByTestId("loading-status").innerText()).toBe("正在加载钩子…");
+    const heard = (await page.locator("wave-app").ariaSnapshot()).match(/正在加载钩子/g) ?? [];
+    expect(heard).toHaveLength(1);
+    expect(await page.title()).toBe("Wave 钩子设置");
     const error = page.getByTestId("load-error");
     await expect.poll(() => error.isVisible(), { timeout: 30_000 }).toBe(true);
     await expect.poll(() => error.innerText()).toContain("无法加载钩子列表：wavehost 没有及时响应");
@@ -326,6 +363,8 @@ describe("Show in settings (IDE shells: the chat and the settings page are two p
         configFiles: [{ source: "project", path: "/p/my-app/.wave/settings.json", exists: true, readOnly: false }],
         hooks: [{ ...row("u-1", "SessionStart", "./hello.sh"), source: "user", path: "/h/.wave/settings.json" }, ...many, row("p-guard", "PreToolUse", "./guard.sh", 60)],
         diagnostics: [],
+        overlaps: [],
+        dialectsOff: [],
         trusted: true,
       }));
       await settings.page.goto(`${ORIGIN}/index.html`);
@@ -368,6 +407,8 @@ describe("JetBrains shell", () => {
         },
       ],
       diagnostics: [],
+      overlaps: [],
+      dialectsOff: [],
     }));
     host.on("wave/hooks/prefill", () => ({ prompt: "帮我配一个用户级钩子：…", configPath: null }));
     await page.goto(`${ORIGIN}/index.html`);
@@ -390,6 +431,8 @@ describe("JetBrains shell", () => {
       configFiles: [],
       hooks: [],
       diagnostics: [],
+      overlaps: [],
+      dialectsOff: [],
       trusted: true,
     }));
     await page.goto(`${ORIGIN}/index.html`);

@@ -71,10 +71,11 @@ describe("settings page: honest states", () => {
   it("a file that does not parse is an error state with its line, Open file at the line and Ask Wave to fix", async () => {
     suite.ws = troubledWorkspace();
     const { page, problems } = await open();
-    // Opens on the first tab with something in it (user: two rows), and the project tab
-    // says its file cannot be read instead of a count of 0.
+    // Opens on the first tab with a problem (user: a skipped entry), and the project tab's badge
+    // names what is wrong with its file instead of a count of 0.
     await expect.poll(() => tab(page, "user").getAttribute("aria-selected")).toBe("true");
-    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("无法读取");
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("⚠ settings.json 的 JSON 有误");
+    await expect.poll(() => tab(page, "project").getAttribute("aria-label")).toBe("项目级钩子, settings.json 的 JSON 有误");
     await expectAccessible(page, "user tab with problems, light");
     await shot(page, "honest-user-tab-1200");
 
@@ -393,7 +394,8 @@ describe("settings page: run history, Test this hook, why didn't it fire", () =>
   });
 });
 
+/** The run log (beside it, the inputs its runs received). */
 function readdirRuns(home: string): string {
-  const [name] = readdirSync(join(home, ".wave", "runs"));
+  const name = readdirSync(join(home, ".wave", "runs")).find((n) => !n.endsWith(".inputs.jsonl"));
   return name!;
 }

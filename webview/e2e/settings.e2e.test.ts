@@ -73,7 +73,10 @@ describe("settings page: the UI language", () => {
       await expect.poll(() => tab(page, "user").innerText()).toContain(title);
       await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(htmlLang);
       // The server's texts follow the page: the New prompt is in its language.
-      await page.locator("[data-action=new]").click(); // the user tab's (the first with hooks)
+      // The page opens at the project's skipped entry: New of the user tab.
+      await tab(page, "user").click();
+      await expect.poll(() => tab(page, "user").getAttribute("aria-selected")).toBe("true");
+      await page.locator("[data-action=new]").click();
       await expect.poll(() => page.locator("wave-chat-panel textarea").inputValue(), { timeout: 30_000 }).toMatch(
         htmlLang === "en" ? /^Help me set up a user-level hook/ : /^帮我配一个用户级钩子/,
       );
@@ -93,7 +96,12 @@ describe("settings page: hooks tab", () => {
     await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("2 · ⚠ 1"); // 2 hooks, 1 broken entry
     await expect.poll(() => page.getByTestId("count-plugin").innerText()).toBe("1");
 
-    // User tab first: its row, with event summary, command, timeout and Edit/Delete.
+    // The page opens where the problem is (the project's skipped entry); the user tab has its
+    // row, with event summary, command, timeout and Edit/Delete.
+    await expect.poll(() => tab(page, "project").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => tab(page, "user").getAttribute("aria-label")).toBe("用户级钩子, 1");
+    await expect.poll(() => tab(page, "project").getAttribute("aria-label")).toBe("项目级钩子, 2, 1 个问题");
+    await tab(page, "user").click();
     const userRow = rows(page, "user").first();
     await expect.poll(() => userRow.isVisible()).toBe(true);
     const group = () => panel(page, "user").getByTestId("group").innerText(); // rows are grouped by event
@@ -183,6 +191,7 @@ describe("settings page: hooks tab", () => {
     ws = standardWorkspace();
     const before = readFileSync(ws.userSettings, "utf8");
     const { page } = await openSettings();
+    await tab(page, "user").click();
     const row = rows(page, "user").first();
     await row.locator("[data-action=delete]").click();
     const dialog = page.getByTestId("delete-dialog");
@@ -226,7 +235,7 @@ describe("settings page: hooks tab", () => {
     const closed = frames.index((f) => f.dir === "sent" && f.data.command === "closeSettings");
     const prefill = frames.index((f) => f.dir === "sent" && f.data.command === "openChat");
     expect(open).toBeGreaterThanOrEqual(0);
-    expect(frames.frames[open]!.data.params).toEqual({ path: ws.projectSettings });
+    expect(frames.frames[open]!.data.params).toEqual({ path: ws.projectSettings, pointer: "/hooks/PreToolUse/0/hooks/0" }); // at the hook
     expect(frames.frames[answered]!.data.result).toMatchObject({ opened: true });
     expect([open < shown, shown < answered, answered < prefill, prefill < closed]).toEqual([true, true, true, true]);
     await page.screenshot({ path: join(SCREENSHOTS, "chat-prefilled-with-file-viewer.png"), fullPage: true });
@@ -266,7 +275,8 @@ describe("settings page: hooks tab", () => {
       ),
     );
     await expect.poll(() => page.getByTestId("count-user").innerText(), { timeout: 15_000 }).toBe("2");
-    expect((await rows(page, "user").allInnerTexts()).join("\n")).toContain("./context.sh");
+    await tab(page, "user").click();
+    await expect.poll(async () => (await rows(page, "user").allInnerTexts()).join("\n")).toContain("./context.sh");
     await page.screenshot({ path: join(SCREENSHOTS, "settings-user-tab.png"), fullPage: true });
   });
 
@@ -285,6 +295,7 @@ describe("settings page: hooks tab", () => {
     await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("4");
     const row = (text: string) => rows(page, "project").filter({ hasText: text });
     const group = (event: string) => panel(page, "project").locator(`[data-testid=group][data-event=${event}]`);
+    const section = (event: string) => panel(page, "project").locator("section.group", { has: page.locator(`[data-testid=group][data-event=${event}]`) });
     // Every dialect is listed, each row with its badge and its file relative to the project.
     await expect.poll(() => rows(page, "project").locator("[data-testid=dialect]").allInnerTexts()).toEqual(
       expect.arrayContaining(["格式：Wave", "格式：Copilot CLI", "格式：Snow CLI"]),
@@ -297,16 +308,24 @@ describe("settings page: hooks tab", () => {
       await expect.poll(() => row(command).getByTestId("row-path").getAttribute("title")).toBe(copilot); // the absolute path on hover
       await expect.poll(() => row(command).getAttribute("data-event")).toBe("preToolUse");
     }
-    // Copilot's event heads its group, with the catalogue's summary of the event it runs on.
-    await expect.poll(() => group("preToolUse").innerText()).toContain("preToolUse：2 个");
-    await expect.poll(() => group("preToolUse").innerText()).toContain("工具调用前");
+    // One moment, one group: the catalogue's event heads it, each row says its own file's name
+    // for it beside its format.
+    await expect.poll(() => group("PreToolUse").innerText()).toContain("PreToolUse：2 个");
+    await expect.poll(() => group("PreToolUse").innerText()).toContain("工具调用前");
+    await expect.poll(() => row("./guard.sh").getByTestId("file-event").innerText()).toBe("preToolUse");
+    await expect.poll(() => row("./wave-stop.sh").getByTestId("file-event").count()).toBe(0);
     const snowRow = row("下一步？");
     await expect.poll(() => snowRow.getByTestId("dialect").innerText()).toBe("格式：Snow CLI");
     await expect.poll(() => snowRow.innerText()).toContain("提示（询问用户）");
     await expect.poll(() => snowRow.getByTestId("row-path").innerText()).toBe(".snow/hooks/onStop.json");
     await expect.poll(() => snowRow.getByTestId("row-path").getAttribute("title")).toBe(snow);
-    await expect.poll(() => group("onStop").innerText()).toContain("onStop：1 个");
-    await expect.poll(() => group("onStop").innerText()).toContain("智能体完成回复时");
+    // Wave's Stop and Snow's onStop hooks sit together, and the page says a session runs both.
+    await expect.poll(() => group("Stop").innerText()).toContain("Stop：2 个");
+    await expect.poll(() => group("Stop").innerText()).toContain("智能体完成回复时");
+    await expect.poll(() => section("Stop").locator("li.hook").count()).toBe(2);
+    const both = section("Stop").getByTestId("both-fire");
+    await expect.poll(() => both.innerText()).toBe("每次 Stop 时，Wave 和 Snow CLI 的钩子都会运行。");
+    await expect.poll(() => section("PreToolUse").getByTestId("both-fire").count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, "settings-dialects.png"), fullPage: true });
 
     const dialog = page.getByTestId("delete-dialog");

@@ -79,7 +79,7 @@ export class WaveApp extends LitElement {
 
   @property({ attribute: false }) rpc!: RpcClient;
   @property() view: View = "settings";
-  @state() private file: { path: string; content: string; line: number | null } | null = null;
+  @state() private file: { path: string; content: string; line: number | null; endLine: number | null } | null = null;
   @state() private closedReason: string | null = null;
   /** The shell said wavehost serve stopped (`serverState`): it can start it again on request. */
   @state() private restartable = false;
@@ -102,7 +102,7 @@ export class WaveApp extends LitElement {
     });
     this.rpc.onShell(SHELL_COMMANDS.PREFILL, (args) => this.prefill(String(args.text ?? "")));
     this.rpc.onShell(SHELL_COMMANDS.SHOW_FILE, (args) => {
-      this.file = { path: String(args.path ?? ""), content: String(args.content ?? ""), line: args.line ?? null };
+      this.file = { path: String(args.path ?? ""), content: String(args.content ?? ""), line: args.line ?? null, endLine: args.endLine ?? null };
     });
     this.rpc.onShell(SHELL_COMMANDS.SET_LOCALE, (args) => {
       if (typeof args.locale === "string") this.language = applyLocale(args.locale);
@@ -167,6 +167,9 @@ export class WaveApp extends LitElement {
 
   protected override updated(): void {
     document.body.dataset.view = this.view;
+    // Every shell's document says which view it is (a VS Code webview, a browser tab, a JetBrains
+    // editor), in the page's language.
+    document.title = t(this.view === "chat" ? "page.chatTitle" : "page.settingsTitle");
     this.flushPrefill();
   }
 
@@ -207,6 +210,7 @@ export class WaveApp extends LitElement {
               .path=${this.file.path}
               .content=${this.file.content}
               .line=${this.file.line}
+              .endLine=${this.file.endLine}
               @close=${() => (this.file = null)}
             ></wave-file-viewer>`
           : nothing}

@@ -21,19 +21,28 @@ export class WaveFileViewer extends LitElement {
       }
       header {
         display: flex;
+        flex-wrap: wrap;
         align-items: center;
-        gap: 8px;
+        gap: 4px 8px;
         padding: 6px 10px;
         border-bottom: 1px solid var(--vscode-panel-border);
       }
+      /* The path takes a line of its own in a narrow panel rather than a column a word wide. */
       header .path {
-        flex: 1;
+        flex: 1 1 14em;
         min-width: 0;
         overflow-wrap: anywhere;
       }
       .marked {
         background: var(--vscode-inputValidation-errorBackground);
         outline: 1px solid var(--vscode-inputValidation-errorBorder);
+      }
+      /* A range (a hook's entry, Edit's): shown, not an error. */
+      .marked.entry {
+        display: block; /* the whole width; its line ends with the block, not a newline */
+        background: var(--vscode-inputValidation-infoBackground);
+        outline: none;
+        box-shadow: inset 3px 0 var(--vscode-inputValidation-infoBorder);
       }
       pre {
         margin: 0;
@@ -48,8 +57,10 @@ export class WaveFileViewer extends LitElement {
   @property({ attribute: false }) language: Lang = lang();
   @property() path = "";
   @property() content = "";
-  /** The 1-based line to show and mark (a parse error's), if any. */
+  /** The 1-based line to show and mark (a parse error's, a hook's first), if any. */
   @property({ attribute: false }) line: number | null = null;
+  /** The last line to mark with it (a hook's whole entry). */
+  @property({ attribute: false }) endLine: number | null = null;
 
   protected override updated(): void {
     if (this.line !== null) {
@@ -66,11 +77,13 @@ export class WaveFileViewer extends LitElement {
           >${t("viewer.close")}</vscode-button
         >
       </header>
-      <pre tabindex="0" aria-readonly="true" aria-label=${this.path} data-testid="viewer-content">${this.line === null
+      <pre tabindex="0" role="region" aria-label=${t("viewer.contentLabel", { path: this.path })} data-testid="viewer-content">${this.line === null
         ? this.content
-        : this.content.split("\n").map(
-            (text, i) => html`<span class=${i + 1 === this.line ? "marked" : ""} data-line=${i + 1}>${text}\n</span>`,
-          )}</pre>
+        : this.content.split("\n").map((text, i) => {
+            const marked = i + 1 >= this.line! && i + 1 <= Math.max(this.line!, this.endLine ?? this.line!);
+            if (marked && this.endLine) return html`<span class="marked entry" data-line=${i + 1}>${text || " "}</span>`;
+            return html`<span class=${marked ? "marked" : ""} data-line=${i + 1}>${text}\n</span>`;
+          })}</pre>
     `;
   }
 }

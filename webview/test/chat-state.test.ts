@@ -8,6 +8,7 @@ import {
   opened,
   questionAnswered,
   questionAsked,
+  streamOf,
   visibleMessages,
 } from "../src/chat/state";
 import type { ChatOpenResult, ChatUpdatedParams } from "../src/protocol/chat";
@@ -59,12 +60,49 @@ function update(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
   return { ...params, pendingPermissions: [], pendingQuestions: [], ...over } as ChatUpdatedParams;
 }
 
+/** An update that changes nothing but what it is given (every state field null: unchanged). */
+function only(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
+  const none = { status: null, queued: null, queuedTexts: null, runningHooks: null, pendingPermissions: null, pendingQuestions: null };
+  return { sessionId: "s", deltas: [], ...none, ...over };
+}
+
 describe("chat state", () => {
   const start = opened(openResult([user("u1", "hi")]));
 
+  it("appends streamed text to its block, puts a block by its number, keeps every message it did not change", () => {
+    let s = apply(start, only({ deltas: [{ op: "put", index: 1, message: { role: "assistant", id: "a1", blocks: [] } }] }));
+    const first = s.messages[0];
+    s = apply(s, only({ deltas: [{ op: "block", index: 1, block: 0, value: { type: "text", text: "Hel" } }] }));
+    const begun = (s.messages[1] as AssistantMessage).blocks[0]!;
+    s = apply(s, only({ deltas: [{ op: "text", index: 1, block: 0, text: "lo" }] }));
+    s = apply(s, only({ deltas: [{ op: "text", index: 1, block: 0, text: ", world" }] }));
+    const tool = { type: "tool", id: "x", name: "Bash", input: {}, status: "pending", result: null, error: null, blockedBy: null } as const;
+    s = apply(s, only({ deltas: [{ op: "block", index: 1, block: 1, value: tool }] }));
+    s = apply(s, only({ deltas: [{ op: "block", index: 1, block: 1, value: { ...tool, status: "success", result: "ok" } }] }));
+    const reply = s.messages[1] as AssistantMessage;
+    expect(reply.blocks).toEqual([{ type: "text", text: "Hello, world" }, { ...tool, status: "success", result: "ok" }]);
+    expect(s.messages[0]).toBe(first); // not changed: the same object (a view renders it once)
+    expect(streamOf(reply.blocks[0] as never)).toBe(begun); // the text grew from the block it began as
+    expect(s.status).toBe("idle"); // null: unchanged since the snapshot
+  });
+
+  it("leaves the state fields an update sends as null as they were, and takes the others", () => {
+    const before = opened({ ...openResult([]), status: "running", queued: 1, queuedTexts: ["next"], runningHooks: ["Checking"] });
+    const s = apply(before, only({ pendingPermissions: [question("t1")], pendingQuestions: [] }));
+    expect([s.status, s.queuedTexts, s.runningHooks]).toEqual(["running", ["next"], ["Checking"]]);
+    expect(s.questions.map((q) => q.toolUseId)).toEqual(["t1"]);
+    const after = apply(s, only({ status: "idle", queued: 0, queuedTexts: [], runningHooks: [] }));
+    expect([after.status, after.queuedTexts, after.runningHooks, after.questions.length]).toEqual(["idle", [], [], 1]);
+  });
+
+  it("ignores text for a block that is not a text block, and deltas for a message it does not have", () => {
+    const s = apply(start, only({ deltas: [{ op: "text", index: 0, block: 0, text: "x" }, { op: "text", index: 5, block: 0, text: "y" }] }));
+    expect(s.messages).toEqual(start.messages);
+  });
+
   it("keeps the server's messages as they are: every field, discriminators set", () => {
     const tool = { type: "tool", id: "x", name: "Bash", input: {}, status: "pending", result: null, error: null, blockedBy: null } as const;
-    const notice = { type: "notice", level: "info", text: "n", event: null, command: null, exitCode: null, label: null, hook: null } as const;
+    const notice = { type: "notice", level: "info", text: "n", event: null, command: null, exitCode: null, label: null, hook: null, kind: null } as const;
     const reply: AssistantMessage = { role: "assistant", id: "a1", blocks: [{ type: "text", text: "t" }, tool, notice] };
     const s = opened(openResult([user("u1", "hi"), reply]));
     expect(s.messages).toEqual([user("u1", "hi"), reply]);

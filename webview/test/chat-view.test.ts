@@ -55,6 +55,7 @@ describe("hook notices name their hook", () => {
     exitCode: 1,
     label: "PostToolUse:Write",
     hook,
+    kind: null,
     ...over,
   });
 
@@ -100,6 +101,8 @@ describe("permission cards preview what will happen", () => {
       ],
     });
     expect(permissionPreview("WebFetch", { url: "https://x" })).toBeNull(); // raw input then
+    expect(permissionPreview("mcp__files__write", { file_path: "/p/a", content: "x" })).toBeNull(); // not a catalogue tool
+    expect(permissionPreview("constructor", { command: "ls" })).toBeNull(); // nor a name every object has
   });
 
   it("cuts a huge file to a bounded preview that says how much is left", () => {

@@ -58,6 +58,8 @@ export function listing(): HooksListResult {
     ],
     trusted: true,
     hooksDisabledBy: null,
+    overlaps: [],
+    dialectsOff: [],
     diagnostics: [
       {
         path: "/work/demo/.wave/settings.local.json",
@@ -73,7 +75,7 @@ export function listing(): HooksListResult {
         message: '"command" must be a non-empty string',
         code: "emptyText",
         args: { field: "command" },
-        entry: { event: "Stop", matcher: null, command: null },
+        entry: { event: "Stop", matcher: null, command: null, catalogueEvent: "Stop" },
       },
       {
         path: "/home/u/.wave/settings.json",

@@ -35,7 +35,7 @@ describe("Edit", () => {
     const done = new HooksActions(host.rpc()).editHook(target);
     await host.answer("wave/hooks/prefill", { prompt: PROMPT, configPath: "/home/u/.wave/settings.json" });
     const open = await host.nextRequest("wave/openConfigFile");
-    expect(open.params).toEqual({ path: "/home/u/.wave/settings.json" });
+    expect(open.params).toEqual({ path: "/home/u/.wave/settings.json", pointer: target.pointer }); // at the hook's own entry
     await Promise.resolve();
     // Not answered yet: nothing that would destroy the page may have been sent.
     expect(host.trail()).toEqual(["request:wave/hooks/prefill", "request:wave/openConfigFile"]);

@@ -41,14 +41,23 @@ describe("bySource", () => {
     expect(orphanProblems(listing()).map((d) => d.path)).toEqual(["/elsewhere/settings.json"]);
   });
 
-  it("gives a tab the problem in its badge instead of a count of 0", () => {
+  it("names what is wrong in a tab's badge: the one broken file among several, how many entries were skipped", () => {
     const views = bySource(listing());
-    expect(tabBadge(views.project)).toMatchObject({ text: "unreadable", problem: true });
-    expect(tabBadge(views.user)).toMatchObject({ text: "1 · ⚠ 1", problem: true });
-    expect(tabBadge(views.plugin)).toMatchObject({ text: "1", problem: false });
+    // The project has a working settings.json (2 hooks, 1 skipped entry) and a settings.local.json
+    // that does not parse.
+    expect(tabBadge(views.project, "Project hooks")).toEqual({
+      text: "2 · ⚠ settings.local.json: invalid JSON · ⚠ 1",
+      problem: true,
+      label: "Project hooks, 2, settings.local.json: invalid JSON, 1 problem",
+    });
+    expect(tabBadge(views.user, "User hooks")).toMatchObject({ text: "1 · ⚠ 1", problem: true, label: "User hooks, 1, 1 problem" });
+    expect(tabBadge(views.plugin, "Plugin hooks")).toEqual({ text: "1", problem: false, label: "Plugin hooks, 1" });
+    const two = bySource({ ...listing(), configFiles: listing().configFiles.map((f) => ({ ...f, error: f.source === "project" ? "bad" : f.error })) });
+    expect(tabBadge(two.project).text).toBe("2 · ⚠ 2 files broken · ⚠ 1");
   });
 
-  it("opens the remembered tab, else the first one with something in it", () => {
+  it("opens where the problem is, else the remembered tab, else the first one with something in it", () => {
+    expect(initialTab(bySource(listing()), "plugin")).toBe("user"); // the user tab has a problem
     const views = bySource({ ...listing(), hooks: listing().hooks.filter((h) => h.source === "plugin"), diagnostics: [], configFiles: [] });
     expect(initialTab(views, null)).toBe("plugin");
     expect(initialTab(views, "project")).toBe("project");
@@ -85,7 +94,7 @@ describe("grouping and filtering", () => {
           message: "invalid regular expression",
           code: "invalidMatcher" as const,
           args: { matcher: "(", error: "missing )" },
-          entry: { event: "PreToolUse", matcher: "(", command: "./x.sh" },
+          entry: { event: "PreToolUse", matcher: "(", command: "./x.sh", catalogueEvent: "PreToolUse" },
         },
       ],
     };
@@ -93,7 +102,7 @@ describe("grouping and filtering", () => {
     expect(groups.map((g) => g.rows.map((r) => (r.kind === "hook" ? r.hook.id : "broken")))).toEqual([["a", "broken", "b", "c", "l"]]);
   });
 
-  it("groups other dialects' events under their own names, placed and summarised by the catalogue event they run on", () => {
+  it("puts every dialect's hooks of one moment in one group, named by the catalogue event they run on", () => {
     const base = listing();
     const list = {
       ...base,
@@ -102,16 +111,18 @@ describe("grouping and filtering", () => {
         hook({ id: "s", source: "project", event: "onStop", catalogueEvent: "Stop", dialect: "snow" }),
         hook({ id: "w", source: "project", event: "Stop" }),
         hook({ id: "c", source: "project", event: "preToolUse", catalogueEvent: "PreToolUse", dialect: "copilot" }),
+        hook({ id: "p", source: "project", event: "PreToolUse" }),
       ],
     };
     const groups = groupRows(bySource(list).project, { query: "", event: "" });
-    expect(groups.map((g) => [g.event, g.catalogueEvent])).toEqual([
-      ["preToolUse", "PreToolUse"],
-      ["onStop", "Stop"],
-      ["Stop", "Stop"],
+    expect(groups.map((g) => [g.event, g.rows.map((r) => (r.kind === "hook" ? r.hook.id : "broken"))])).toEqual([
+      ["PreToolUse", ["c", "p"]],
+      ["Stop", ["s", "w"]],
     ]);
-    expect(eventsOf(bySource(list).project)).toEqual(["preToolUse", "onStop", "Stop"]); // the filter's choices, same order
-    expect(eventSummary(groups[0]!.catalogueEvent, "en")).toBe(eventSummary("PreToolUse", "en"));
+    expect(eventsOf(bySource(list).project)).toEqual(["PreToolUse", "Stop"]); // the filter's choices, same order
+    // The event filter picks the moment, whatever each file calls it; so does typing its name.
+    expect(groupRows(bySource(list).project, { query: "", event: "Stop" }).flatMap((g) => g.rows).length).toBe(2);
+    expect(groupRows(bySource(list).project, { query: "onstop", event: "" }).flatMap((g) => g.rows).length).toBe(1);
     expect(eventSummary("PreToolUse", "en")).not.toBe("");
   });
 
@@ -200,6 +211,23 @@ describe("plainReason", () => {
     expect(plainReason(err, "zh")).toBe("没有写入配置文件的权限");
   });
 
+  it("words a failed chat request in the page's language, the server's sentence as the detail", () => {
+    const said = 'no model provider: pass --provider, set WAVE_PROVIDER, put "provider" in settings';
+    const err = new RemoteError("wave/chat/open", {
+      code: -32803,
+      message: said,
+      data: { reason: "noProvider", sessionId: "s1", message: said },
+    });
+    expect(plainReason(err, "zh")).toBe(`没有可用的模型服务（wavehost 的原话：${said}）`);
+    expect(plainReason(err, "en")).toBe(`no model provider can be used (wavehost said: ${said})`);
+    const closed = new RemoteError("wave/chat/send", {
+      code: -32803,
+      message: "no open chat session 's1'",
+      data: { reason: "sessionNotOpen", sessionId: "s1", message: "no open chat session 's1'" },
+    });
+    expect(plainReason(closed, "zh")).toBe("这个对话会话已经关闭（wavehost 的原话：no open chat session 's1'）");
+  });
+
   it("says a timeout in words and falls back to the server's message", () => {
     expect(plainReason(new RequestTimeoutError("wave/hooks/list", 1000), "en")).toBe("wavehost did not answer in time");
     const other = new RemoteError("m", { code: -32602, message: "id: field required" });
@@ -233,5 +261,26 @@ describe("host locale", () => {
     expect(["en-US", "en_GB", "fr", "de-DE", "no", "nb-NO"].map(langFor)).toEqual(["en", "en", "en", "en", "en", "en"]);
     // The C locale and no locale at all choose no language: English, as the server's prompts.
     expect(["C", "", " ", null, undefined].map(langFor)).toEqual(["en", "en", "en", "en", "en"]);
+  });
+});
+
+describe("where an edited input stops being JSON", () => {
+  it("finds the first character a parser cannot take, or none", async () => {
+    const { jsonErrorAt } = await import("../src/settings/words");
+    const cases: [string, number | null][] = [
+      ['{"a": 1}', null],
+      ['{"a": [1, 2.5e3, true, null, "x\\u00e9"]}', null],
+      ['{"toolName": "bash",\n  "toolArgs": }', 35],
+      ['{"a": 1,}', 8],
+      ["{'a': 1}", 1],
+      ['{"a": 1} x', 9],
+      ['{"a": "b', 8],
+      ['{"a": tru}', 9],
+    ];
+    for (const [text, at] of cases) {
+      expect([text, jsonErrorAt(text)]).toEqual([text, at]);
+      if (at === null) expect(() => JSON.parse(text)).not.toThrow();
+      else expect(() => JSON.parse(text)).toThrow();
+    }
   });
 });

@@ -51,6 +51,10 @@ export interface CodeServerOptions {
   smokeTestDriver?: boolean;
   /** Install the vsix (default); false: a VS Code without the extension, for a baseline. */
   install?: boolean;
+  /** More extensions to install beside it (vsix files), e.g. a language pack. */
+  alsoInstall?: string[];
+  /** `--locale`: the display language (one needs its language pack installed to take effect). */
+  locale?: string;
 }
 
 export class CodeServer {
@@ -82,8 +86,17 @@ export class CodeServer {
     if (options.install !== false) {
       execFileSync(bin, ["--extensions-dir", extensions, "--install-extension", vsixPath()], { env, stdio: "pipe" });
     }
+    for (const vsix of options.alsoInstall ?? []) {
+      // A language pack is recorded in the user data (languagepacks.json): that of this VS Code.
+      const into = ["--user-data-dir", userData, "--extensions-dir", extensions];
+      execFileSync(bin, [...into, "--install-extension", vsix], { env, stdio: "pipe" });
+    }
     const args = ["--auth", "none", "--bind-addr", "127.0.0.1:0", "--user-data-dir", userData, "--extensions-dir", extensions];
     args.push("--disable-telemetry", "--disable-update-check");
+    if (options.locale) {
+      args.push("--locale", options.locale);
+      recordLanguagePacks(userData, extensions);
+    }
     if (options.smokeTestDriver) args.push("--vscode-option", "enable-smoke-test-driver");
     const child = spawn(bin, args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] }); // detached: setsid
     const origin = await new Promise<string>((resolveOrigin, reject) => {
@@ -121,6 +134,15 @@ export class CodeServer {
     return found.map(({ path }) => ({ path, text: readFileSync(path, "utf8") }));
   }
 
+  /** The process id of the one wavehost server the installed extension runs. */
+  wavehostPid(): number {
+    const pids = execFileSync("pgrep", ["-f", `${this.extensions}/.*/server/launch.py serve`], { encoding: "utf8" })
+      .trim()
+      .split("\n");
+    if (pids.length !== 1) throw new Error(`expected one wavehost server, found: ${pids.join(" ")}`);
+    return Number(pids[0]);
+  }
+
   /** code-server's process id (its process group's too). */
   get pid(): number | undefined {
     return this.child.pid;
@@ -145,6 +167,29 @@ export class CodeServer {
       }
     }
   }
+}
+
+/**
+ * Writes the user data's list of installed language packs (languagepacks.json), which VS Code
+ * reads at start to resolve `--locale`: it writes the list itself only later (when its language
+ * service first runs), so a first start would fall back to English.
+ */
+function recordLanguagePacks(userData: string, extensions: string): void {
+  const packs: Record<string, unknown> = {};
+  for (const dir of readdirSync(extensions)) {
+    const manifest = join(extensions, dir, "package.json");
+    if (!existsSync(manifest)) continue;
+    const json = JSON.parse(readFileSync(manifest, "utf8"));
+    for (const l of json.contributes?.localizations ?? []) {
+      packs[l.languageId] = {
+        hash: `${json.publisher}.${json.name}-${json.version}`.replace(/\W/g, ""),
+        label: l.localizedLanguageName,
+        extensions: [{ extensionIdentifier: { id: `${json.publisher}.${json.name}` }, version: json.version }],
+        translations: Object.fromEntries(l.translations.map((t: { id: string; path: string }) => [t.id, join(extensions, dir, t.path)])),
+      };
+    }
+  }
+  writeJson(join(userData, "languagepacks.json"), packs);
 }
 
 export function sleep(ms: number): Promise<void> {

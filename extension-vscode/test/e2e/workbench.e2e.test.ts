@@ -15,6 +15,8 @@ import { dirname, join } from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 
+import { axeViolations } from "../../../webview/e2e/axe";
+
 const DEMO = join(REPO, "examples", "demo-project");
 
 import {
@@ -78,11 +80,7 @@ async function openSettings(): Promise<Frame> {
 
 /** The one running wavehost server process of this code-server (the bundled launcher's). */
 function serverPid(): number {
-  const pids = execFileSync("pgrep", ["-f", `${server.extensions}/.*/server/launch.py serve`], { encoding: "utf8" })
-    .trim()
-    .split("\n");
-  expect(pids.length).toBe(1);
-  return Number(pids[0]);
+  return server.wavehostPid();
 }
 
 /** Marks the wavehost pages shown now: the ones a restart loads anew are told apart from them. */
@@ -312,7 +310,13 @@ describe("wavehost in a real VS Code", () => {
     await screenshot(page, "07-deleted");
   });
 
-  it("Edit opens the config file in an editor tab and only then closes the settings panel", async () => {
+  it("Edit opens the config file in an editor tab at the hook's own entry, and only then closes the settings panel", async () => {
+    // The guard's entry: from its opening brace to the start of the line after its closing one.
+    const lines = readFileSync(projectSettings, "utf8").split("\n");
+    const guard = lines.findIndex((l) => l.includes("guard-bash.py"));
+    const first = lines.slice(0, guard).map((l) => l.trim()).lastIndexOf("{");
+    const last = guard + lines.slice(guard).findIndex((l) => /^\s*}/.test(l));
+    const selected = lines.slice(first, last + 1).join("\n").length + 1;
     const settings = await openSettings();
     await projectTab(settings);
     await settings.locator("li.hook", { hasText: "guard-bash.py" }).locator("[data-action=edit]").click();
@@ -321,6 +325,10 @@ describe("wavehost in a real VS Code", () => {
         timeout: 30_000,
       })
       .toBe("settings.json");
+    // VS Code's own status bar: the selection is the entry (the cursor at its end).
+    await expect
+      .poll(() => page.locator('[id="status.editor.selection"]').innerText().catch(() => ""), { timeout: 30_000 })
+      .toBe(`Ln ${last + 2}, Col 1 (${selected} selected)`);
     await expect.poll(() => hasWaveFrame(page, "settings"), { timeout: 30_000 }).toBe(false);
     await expect.poll(() => page.locator(".tabs-container .tab", { hasText: "Wave Hooks" }).count()).toBe(0);
     const chat = await waveFrame(page, "chat");
@@ -431,5 +439,44 @@ describe("wavehost in a real VS Code", () => {
     };
     await expect.poll(listed, { timeout: 60_000, interval: 500 }).toBe("listed");
     await screenshot(page, "16-restarted-from-the-page");
+  });
+
+  it("the chat says the project's hooks are not running while its settings file does not parse, and Open at line 3 opens it there", async () => {
+    const good = readFileSync(projectSettings, "utf8");
+    // Saved as an editor saves (a new file renamed over the old one).
+    const save = (text: string) => {
+      writeFileSync(`${projectSettings}.tmp`, text);
+      renameSync(`${projectSettings}.tmp`, projectSettings);
+    };
+    try {
+      await runCommand(page, "Wave: Open Chat");
+      save('{\n  "hooks": {\n    "PreToolUse": [,]\n  }\n}\n');
+      const line = async (): Promise<string> => {
+        const chat = await waveFrame(page, "chat");
+        return chat.getByTestId("hooks-off").innerText({ timeout: 2000 }).catch(() => "");
+      };
+      await expect.poll(line, { timeout: 60_000, interval: 500 }).toContain("The hooks in .wave/settings.json are not running: the file does not parse (line 3).");
+      await screenshot(page, "17-chat-hooks-not-running");
+      const chat = await waveFrame(page, "chat");
+      // The webview's own document: titled by its view, and axe-clean after a whole chat turn
+      // with the line shown, in VS Code's theme.
+      expect(await chat.evaluate(() => document.title)).toBe("Wave chat");
+      const violations = await axeViolations(chat);
+      expect(violations, JSON.stringify(violations, null, 1)).toEqual([]);
+      await chat.getByTestId("hooks-off").locator("[data-action=hooks-open]").click();
+      await expect
+        .poll(() => page.locator(".tabs-container .tab.active").innerText().then((t) => t.replace(/\s+/g, "")).catch(() => ""), { timeout: 30_000 })
+        .toBe("settings.json");
+      await expect.poll(() => page.locator('[id="status.editor.selection"]').innerText().catch(() => ""), { timeout: 30_000 }).toMatch(/^Ln 3, Col \d+/);
+      await screenshot(page, "18-chat-open-at-the-line");
+    } finally {
+      save(good);
+    }
+    await expect.poll(line0, { timeout: 60_000, interval: 500 }).toBe(0);
+
+    async function line0(): Promise<number> {
+      const chat = await waveFrame(page, "chat");
+      return chat.getByTestId("hooks-off").count();
+    }
   });
 });

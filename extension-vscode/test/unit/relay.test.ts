@@ -3,42 +3,24 @@
  * spoken to over vscode-jsonrpc (the library vscode-languageclient is built on).
  */
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
-import {
-  type MessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-  createMessageConnection,
-} from "vscode-jsonrpc/node";
+import { type MessageConnection } from "vscode-jsonrpc/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { chooseLaunch, chooseProject, failureSentence, restartDelay, startServer, UNUSABLE } from "../../src/activation";
-import { LAUNCH_POLICY, METHODS, PAGE_REQUESTS, SERVER_NOTIFICATIONS, SHELL, SHELL_ONLY } from "../../src/protocol";
+import { LAUNCH_POLICY, METHODS, PAGE_REQUESTS, ROUTING, SERVER_NOTIFICATIONS, SHELL, SHELL_ONLY } from "../../src/protocol";
 import { PROTOCOL_METHODS } from "../../../webview/src/protocol/generated";
 import { type Envelope } from "../../src/protocol";
 import { PageRelay, Router } from "../../src/relay";
-
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const PYTHON = join(REPO, ".venv", "bin", "python");
-
-function temp(name: string): string {
-  return mkdtempSync(join(tmpdir(), `wavehost-unit-${name}-`));
-}
-
-function writeJson(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(value, null, 2));
-}
+import { REPO, type Served, serve, temp, writeJson } from "./server";
 
 const home = temp("home");
 const project = temp("project");
 const projectSettings = join(project, ".wave", "settings.json");
-let child: ChildProcess;
+let served: Served;
 let connection: MessageConnection;
 
 beforeAll(async () => {
@@ -49,27 +31,12 @@ beforeAll(async () => {
   });
   const script = join(home, "turns.json");
   writeJson(script, { turns: [{ text: "Hello from the script." }] });
-  child = spawn(PYTHON, ["-m", "wavehost", "serve", "--stdio"], {
-    env: { ...process.env, HOME: home, WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-  connection.onRequest(() => null); // workDoneProgress/create and the like
-  connection.listen();
-  await connection.sendRequest("initialize", {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: { window: { showDocument: { support: true } } },
-    initializationOptions: { projectDir: project, trusted: true },
-  });
-  await connection.sendNotification("initialized", {});
+  served = await serve(home, project, { WAVE_PROVIDER: "scripted", WAVE_SCRIPT: script });
+  connection = served.connection;
 });
 
 afterAll(async () => {
-  await connection.sendRequest("shutdown").catch(() => undefined);
-  await connection.sendNotification("exit").catch(() => undefined);
-  connection.dispose();
-  child.kill();
+  await served.stop();
 });
 
 /** A page that records what the shell posted to it. */
@@ -139,30 +106,46 @@ describe("the relay against a real wavehost serve", () => {
     expect(readFileSync(projectSettings, "utf8")).not.toContain("echo one");
   });
 
-  it("sends a session's notifications only to the page attached to it, others to every page", async () => {
+  it("names its page in every request it relays, whatever the page put there", async () => {
+    const seen: unknown[] = [];
+    const chat = new PageRelay("chat", async () => ({
+      sendRequest: async (_method: string, params: unknown) => (seen.push(params), {}),
+      sendNotification: () => {},
+    }), { post: () => {} }, () => {});
+    await chat.receive({ kind: "request", id: "a", method: METHODS.HOOKS_LIST, params: { [ROUTING.pageId]: "someone-else" } });
+    await chat.receive({ kind: "request", id: "b", method: METHODS.HOOKS_LIST, params: null });
+    await expect.poll(() => seen.length).toBe(2);
+    expect(seen).toEqual([{ [ROUTING.pageId]: chat.id }, { [ROUTING.pageId]: chat.id }]);
+  });
+
+  it("delivers a notification to the pages it names (without the names), one that names none to every page", async () => {
     const router = new Router();
     const chat = page("chat");
     const settings = page("settings");
     router.add(chat.relay);
     router.add(settings.relay);
-    const updated = [...SERVER_NOTIFICATIONS].find((m) => m === METHODS.CHAT_UPDATED)!;
     const changed = [...SERVER_NOTIFICATIONS].find((m) => m === METHODS.HOOKS_CHANGED)!;
-    connection.onNotification(updated, (params) => router.notify(updated, params));
     connection.onNotification(changed, (params) => router.notify(changed, params));
-    // A real session opens through the relay: its id attaches the chat page.
-    await chat.relay.receive({ kind: "request", id: "o", method: METHODS.CHAT_OPEN, params: { provider: "scripted" } });
-    await expect.poll(() => responses(chat.posted).length, { timeout: 30_000 }).toBe(1);
-    const opened = responses(chat.posted)[0]!;
-    if (opened.error) throw new Error(opened.error.message);
-    expect(chat.relay.sessions.has(opened.result.sessionId)).toBe(true);
-    router.notify(updated, { sessionId: opened.result.sessionId, deltas: [] });
-    router.notify(updated, { sessionId: "someone-else", deltas: [] });
+    router.notify(METHODS.CHAT_UPDATED, { sessionId: "s", deltas: [], [ROUTING.pageIds]: [chat.relay.id] });
+    router.notify(METHODS.CHAT_UPDATED, { sessionId: "t", deltas: [], [ROUTING.pageIds]: ["gone-1"] });
     writeJson(projectSettings, { hooks: {} }); // the server watches the file: hooks/changed to all
     const notes = (p: { posted: Envelope[] }, m: string) => p.posted.filter((e) => e.kind === "notification" && e.method === m);
     await expect.poll(() => notes(settings, changed).length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(notes(chat, changed).length).toBeGreaterThan(0);
-    expect(notes(chat, updated).map((n) => (n as { params: { sessionId: string } }).params.sessionId)).not.toContain("someone-else");
-    expect(notes(settings, updated)).toEqual([]);
+    expect(notes(chat, METHODS.CHAT_UPDATED)).toEqual([
+      { kind: "notification", method: METHODS.CHAT_UPDATED, params: { sessionId: "s", deltas: [] } },
+    ]);
+    expect(notes(settings, METHODS.CHAT_UPDATED)).toEqual([]);
+  });
+
+  it("tells the server when a page goes away", async () => {
+    const told: [string, unknown][] = [];
+    const router = new Router(() => ({ sendRequest: async () => null, sendNotification: (m, p) => void told.push([m, p]) }));
+    const chat = page("chat");
+    const remove = router.add(chat.relay);
+    remove();
+    remove(); // once
+    expect(told).toEqual([[METHODS.PAGE_CLOSED, { [ROUTING.pageId]: chat.relay.id }]]);
   });
 
   it("tells every open page that the server stopped (serverState), a closed page nothing", async () => {
@@ -180,25 +163,31 @@ describe("the relay against a real wavehost serve", () => {
     expect(closed.posted).toEqual([]);
   });
 
-  it("asks a server question of the chat page and withdraws it when the server cancels", async () => {
+  it("asks a server question of the page it names, withdraws it when the server cancels, refuses one for a page not there", async () => {
     const router = new Router();
     const chat = page("chat");
+    const other = page("chat");
     router.add(chat.relay);
+    router.add(other.relay);
     let cancel: () => void = () => {};
     const token = {
       isCancellationRequested: false,
       onCancellationRequested: (listener: () => void) => ((cancel = listener), { dispose() {} }),
     };
-    const asked = router.ask(METHODS.CHAT_REQUEST_PERMISSION, { sessionId: "s", toolName: "Bash" }, token);
-    const question = chat.posted.find((m) => m.kind === "request") as { id: string };
-    expect(question).toBeDefined();
+    const to = { [ROUTING.pageIds]: [chat.relay.id] };
+    const asked = router.ask(METHODS.CHAT_REQUEST_PERMISSION, { sessionId: "s", toolName: "Bash", ...to }, token);
+    const question = chat.posted.find((m) => m.kind === "request") as { id: string; params: unknown };
+    expect(question.params).toEqual({ sessionId: "s", toolName: "Bash" });
+    expect(other.posted).toEqual([]);
     cancel();
     await expect(asked).rejects.toMatchObject({ error: { code: -32800 } });
-    expect(chat.posted.at(-1)).toEqual({ kind: "notification", method: "$/cancelRequest", params: { id: question.id } });
-    const answered = router.ask(METHODS.CHAT_REQUEST_PERMISSION, { sessionId: "s" });
+    expect(chat.posted.at(-1)).toEqual({ kind: "notification", method: METHODS.CANCEL_REQUEST, params: { id: question.id } });
+    const answered = router.ask(METHODS.CHAT_REQUEST_PERMISSION, { sessionId: "s", ...to });
     const second = chat.posted.filter((m) => m.kind === "request").at(-1) as { id: string };
     await chat.relay.receive({ kind: "response", id: second.id, result: { allow: true } });
     await expect(answered).resolves.toEqual({ allow: true });
+    const nobody = router.ask(METHODS.CHAT_REQUEST_PERMISSION, { sessionId: "s", [ROUTING.pageIds]: ["chat-0"] });
+    await expect(nobody).rejects.toMatchObject({ error: { message: "the page asked is not open" } });
   });
 });
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from wavehost.hooks.catalogue import Event
+from wavehost.hooks.dialect_registry import DialectName, FileFormat
 from wavehost.hooks.safe_read import JsonRead, read_json
 
 if TYPE_CHECKING:
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
     from wavehost.hooks.payloads import HookInput
 
 Source = Literal["programmatic", "plugin", "user", "project"]
-DialectName = Literal["wave", "copilot", "snow"]
-DIALECT_NAMES: tuple[DialectName, ...] = ("wave", "copilot", "snow")  # the documented order
-# Whose format a file is in: a dialect's own, or Claude Code's `.claude` files, which run as Wave's
-# (the same format and engine path; the settings page shows them under their own chip).
-FileFormat = Literal["wave", "claude", "copilot", "snow"]
 # How a hook runs: a process (`command`), or without one of ours — Claude Code's `http`,
 # `prompt`, `agent` and `mcp_tool`. Snow's `prompt` (ask the user) and `context` (static text) are
 # its own actions: each dialect reads its kinds (`hooks.dialects.wave.handler_types`).
@@ -123,7 +119,7 @@ class HandlerSpec:
 class HookHandler:
     """One configured hook, with where it came from and how its dialect runs it."""
 
-    id: str
+    id: str  # where it is and what it says: a delete by id never removes another hook
     event: Event
     matcher: "Matcher"
     # The shell command; what names a hook that runs none (an http hook's URL, a prompt
@@ -156,6 +152,9 @@ class HookHandler:
     format: FileFormat | None = None  # its file's, when not its dialect's own (`.claude` files)
     # Whether it fires for this payload at all (Copilot's postToolUse only after a success, …)
     condition: "Callable[[HookInput], bool] | None" = None
+    # What it is, wherever it stands in its file: its run history's key (deleting or moving
+    # another hook leaves it as it is; twins in one file share it, as they run once)
+    identity: str = ""
 
     @property
     def in_background(self) -> bool:
@@ -184,6 +183,8 @@ class HookConfig:
     hooks_disabled: bool = False  # disableAllHooks: file-based hooks do not run
     disabled_by: Path | None = None  # the file whose disableAllHooks: true is in force
     directories: frozenset[Path] = frozenset()  # folders whose entries are config files
+    # The dialects the user's `hookDialects` switches off: their files are not read at all.
+    dialects_off: frozenset[DialectName] = frozenset()
 
     def runnable(self) -> tuple[HookHandler, ...]:
         """The handlers that may run, in config order."""
@@ -206,14 +207,16 @@ def handler_id(*parts: str) -> str:
 
 def identified(handlers: list[HookHandler], *where: str) -> list[HookHandler]:
     """Give each handler of one file its id: the file (`where`), its position, its content, and
-    how many identical entries the file has. The count makes ids unreusable: when one of two
-    identical entries is deleted, the other moves up to its position but does not take over its
-    id, so a retried or doubled delete finds nothing instead of deleting the twin."""
+    how many identical entries the file has; and its identity: the file and its content alone.
+    The count makes ids unreusable: when one of two identical entries is deleted, the other
+    moves up to its position but does not take over its id, so a retried or doubled delete finds
+    nothing instead of deleting the twin."""
     twins = Counter(h.fingerprint for h in handlers)
     return [
         dataclasses.replace(
             h,
             id=handler_id(h.dialect, *where, h.pointer, h.fingerprint, str(twins[h.fingerprint])),
+            identity=handler_id("identity", h.dialect, *where, h.fingerprint),
         )
         for h in handlers
     ]

@@ -22,7 +22,8 @@ from anyio import to_thread
 from wavehost.hooks import patterns
 from wavehost.hooks.calls import StartedCall
 from wavehost.hooks.catalogue import Event, event_of
-from wavehost.hooks.config import DialectName, HookConfig, HookHandler
+from wavehost.hooks.config import HookConfig, HookHandler
+from wavehost.hooks.dialect_registry import DialectName
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.dialects.base import Dialect
 from wavehost.hooks.observe import RunObserver

@@ -1,7 +1,7 @@
 """What the engine tells an observer: each event it dispatched, with the hooks that ran for it.
 
-The engine knows nothing about where this goes; the settings layer's run log (`settings.runlog`)
-is the observer sessions give it, so the settings page can show what ran, and what did not.
+The engine knows nothing about where this goes; the run log (`hooks.runlog`) is the observer
+sessions give it, so the settings page can show what ran, and what did not.
 """
 
 from collections.abc import Sequence

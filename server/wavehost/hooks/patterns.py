@@ -47,6 +47,7 @@ SOURCE_INSTRUCTIONS = 500_000  # their RE2 programs' instructions together
 RE2_MEMORY = 1 << 20  # bytes one RE2 program and its DFA caches may use
 PATTERN_CPU = 0.05  # CPU seconds `re` may spend on one pattern and one subject (compile included)
 LOOKUP_WAIT = 0.5  # seconds a caller waits for the worker by default (all its patterns together)
+STUCK_AFTER = 30.0  # seconds of waiting after which a worker nobody waits for is stopped
 
 _parser: Any = importlib.import_module("re._parser")  # Python's own regex parser (3.11+)
 _WORKER = Path(__file__).with_name("pattern_worker.py")
@@ -492,6 +493,7 @@ class _Worker:
         left = limit.remaining()
         if left <= 0 or not self._lock.acquire(timeout=left):
             return None
+        handed_on = False
         try:
             process = self._process
             if process is None or process.poll() is not None:
@@ -506,19 +508,41 @@ class _Worker:
                 self._ended(pattern)
                 return None
             ready, _, _ = select.select([process.stdout], [], [], max(0.0, limit.remaining()))
-            if not ready:  # the caller's time is up, not necessarily the pattern's
+            if not ready:
+                # The caller's time is up, not necessarily the pattern's: on a busy machine the
+                # worker may not have had its CPU budget yet. Its verdict is read on a thread
+                # (the budget bounds it), so an over-budget pattern is still found over budget.
+                threading.Thread(target=self._finish, args=(process, pattern), daemon=True).start()
+                handed_on = True
+                return None
+            return self._verdict(process, pattern)
+        finally:
+            if not handed_on:
+                self._lock.release()
+
+    def _finish(self, process: "subprocess.Popen[bytes]", pattern: Pattern) -> None:
+        """Off the caller's thread, holding the worker: the verdict of a pattern its caller
+        stopped waiting for (a worker that takes no CPU for long is stuck: stopped)."""
+        try:
+            assert process.stdout is not None
+            ready, _, _ = select.select([process.stdout], [], [], STUCK_AFTER)
+            if ready:
+                self._verdict(process, pattern)
+            else:
                 self._stop()
-                return None
-            line = process.stdout.readline()
-            if not line:
-                self._ended(pattern)
-                return None
-            if line.startswith(b"!"):
-                log.warning("matcher %r: %s", pattern.pattern[:200], line[1:].decode().strip())
-                return False
-            return line.strip() == b"1"
         finally:
             self._lock.release()
+
+    def _verdict(self, process: "subprocess.Popen[bytes]", pattern: Pattern) -> bool | None:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if not line:
+            self._ended(pattern)
+            return None
+        if line.startswith(b"!"):
+            log.warning("matcher %r: %s", pattern.pattern[:200], line[1:].decode().strip())
+            return False
+        return line.strip() == b"1"
 
     def _ended(self, pattern: Pattern) -> None:
         process = self._process

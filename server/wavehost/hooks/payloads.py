@@ -7,7 +7,8 @@ for instance); lists are always present. Fields marked `exclude` are facts other
 
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -31,21 +32,79 @@ class Effort(BaseModel):
     level: str
 
 
+_EXPECTED = {  # pydantic's error types → what the value must be
+    "string_type": "text",
+    "int_type": "wholeNumber",
+    "int_parsing": "wholeNumber",
+    "float_type": "number",
+    "float_parsing": "number",
+    "bool_type": "boolean",
+    "bool_parsing": "boolean",
+    "dict_type": "object",
+    "model_type": "object",
+    "model_attributes_type": "object",
+    "list_type": "list",
+}
+_IN_WORDS = {
+    "text": "text",
+    "wholeNumber": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "object": "an object",
+    "list": "a list",
+}
+Expected = Literal["text", "wholeNumber", "number", "boolean", "object", "list"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a payload: a field missing, of the wrong kind, or not one of its
+    choices — in terms a page can word in its own language."""
+
+    field: str
+    kind: Literal["missing", "type", "choice", "other"]
+    expected: Expected | None = None
+    choices: tuple[str, ...] = ()
+
+
+def problems_of(err: ValidationError) -> list[Problem]:
+    found = []
+    for error in err.errors():
+        name = ".".join(map(str, error["loc"])) or "payload"
+        kind = error["type"]
+        if kind == "missing":
+            found.append(Problem(name, "missing"))
+        elif kind == "literal_error":
+            expected = str((error.get("ctx") or {}).get("expected", ""))
+            words = (c.strip().strip("'\"") for c in expected.replace(" or ", ", ").split(","))
+            found.append(Problem(name, "choice", choices=tuple(c for c in words if c)))
+        elif kind in _EXPECTED:
+            found.append(Problem(name, "type", cast(Expected, _EXPECTED[kind])))
+        else:
+            found.append(Problem(name, "other"))
+    return found
+
+
+def _and(names: list[str], word: str = "and") -> str:
+    *rest, last = names
+    return f"{', '.join(rest)} {word} {last}" if rest else last
+
+
 def plain_problems(err: ValidationError) -> str:
     """What is wrong with a payload, in plain words on one line: the missing fields by name,
-    then each wrong value (`missing tool_name and tool_input; permission_mode: input should be
-    …`)."""
-    missing, wrong = [], []
-    for error in err.errors():
-        name = ".".join(map(str, error["loc"]))
-        if error["type"] == "missing":
-            missing.append(name)
-        else:
-            wrong.append(f"{name}: {error['msg'][:1].lower()}{error['msg'][1:]}")
-    if missing:
-        *rest, last = missing
-        wrong.insert(0, "missing " + (f"{', '.join(rest)} and {last}" if rest else last))
-    return "; ".join(wrong)
+    then each wrong value (`missing tool_name and tool_input; permission_mode must be "default"
+    or …`) — field names and what they must be, never the validator's own phrasing."""
+    problems = problems_of(err)
+    missing = [p.field for p in problems if p.kind == "missing"]
+    said = ["missing " + _and(missing)] if missing else []
+    for p in problems:
+        if p.kind == "type" and p.expected is not None:
+            said.append(f"{p.field} must be {_IN_WORDS[p.expected]}")
+        elif p.kind == "choice":
+            said.append(f"{p.field} must be " + _and([f'"{c}"' for c in p.choices], "or"))
+        elif p.kind == "other":
+            said.append(f"{p.field} has a value it cannot take")
+    return "; ".join(said)
 
 
 class HookInput(BaseModel):

@@ -57,6 +57,7 @@ class Launch:
     timeout: float  # seconds
     output_cap: int = OUTPUT_CAP  # bytes kept per stream
     error: str | None = None  # why it cannot start (then nothing is spawned)
+    new_session: bool = True  # a session of its own (Claude Code's way), else a process group
 
 
 # The environment names hooks see, each with its Claude Code twin (docs/hooks.md lists them).
@@ -218,7 +219,9 @@ class StartedHook:
         if launch.error is not None:
             return
         try:
-            child = Child.spawn(launch.argv, cwd=launch.cwd, env=launch.env)
+            child = Child.spawn(
+                launch.argv, cwd=launch.cwd, env=launch.env, new_session=launch.new_session
+            )
         except OSError as err:
             self.spawn_error = f"could not start hook: {err.strerror or err}"
             return

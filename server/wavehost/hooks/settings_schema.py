@@ -14,7 +14,9 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from wavehost.hooks import dialect_registry
 from wavehost.hooks.catalogue import Event
+from wavehost.hooks.dialect_registry import FileFormat
 
 SHIPPED_SCHEMA = Path(__file__).with_name("settings.schema.json")
 
@@ -251,15 +253,17 @@ Hooks = TypedDict("Hooks", {e.name: _event_field(e) for e in Event if e.spec.wav
 with_config(_config("Hooks by event", extra="forbid"))(Hooks)
 
 
-@with_config(_config("Hook dialects", extra="forbid"))
-class HookDialects(TypedDict):
-    claude: NotRequired[
-        Annotated[bool, Field(description="Claude Code's own files (.claude/settings*.json)")]
-    ]
-    copilot: NotRequired[
-        Annotated[bool, Field(description="GitHub Copilot CLI hooks (.github/hooks, ~/.copilot)")]
-    ]
-    snow: NotRequired[Annotated[bool, Field(description="Snow CLI hooks (.snow/hooks, ~/.snow)")]]
+def _switch(name: FileFormat) -> Any:
+    hook_format = dialect_registry.BY_NAME[name]
+    description = f"{hook_format.title} hooks ({hook_format.files})"
+    return NotRequired[Annotated[bool, Field(description=description)]]
+
+
+# One key per format the user can switch off (the dialect registry's)
+HookDialects = TypedDict(  # type: ignore[misc]
+    "HookDialects", {name: _switch(name) for name in dialect_registry.SWITCHABLE}
+)
+with_config(_config("Hook dialects", extra="forbid"))(HookDialects)
 
 
 @with_config(_config("Wave settings"))

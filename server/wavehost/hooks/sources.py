@@ -41,4 +41,5 @@ def load_hook_config(
         hooks_disabled=wave.hooks_disabled,
         disabled_by=wave.disabled_by,
         directories=frozenset(directories),
+        dialects_off=frozenset(DIALECTS) - wave.dialects,
     )

@@ -20,14 +20,12 @@ Imported on first use, like the settings feature: it pulls in the session runtim
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
-from lsprotocol.types import CancelParams
-from pygls.lsp.server import LanguageServer
 
 from wavehost.lsp.edge import Params, RequestFailedError, dump, handlers_for, parse, spawn
+from wavehost.lsp.outbox import Outbox
 from wavehost.lsp.workspace import WorkspaceOptions
 from wavehost.protocol import table
 from wavehost.protocol.chat import (
@@ -50,9 +48,6 @@ from wavehost.protocol.chat import (
     ChatRequestPermissionResult,
     ChatSendParams,
     ChatSendResult,
-    ChatUpdatedParams,
-    MessagePut,
-    MessageRemove,
 )
 from wavehost.session import transcript
 from wavehost.session.chat_session import ChatSession, SessionConfig
@@ -61,15 +56,9 @@ from wavehost.session.permissions import PermissionAnswer, PermissionPrompt
 from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
 from wavehost.session.registry import SessionRegistry
 from wavehost.session.tools.ask import QuestionPrompt
-from wavehost.session.updates import (
-    HooksRunning,
-    MessageChanged,
-    MessageRemoved,
-    QuestionsChanged,
-    SessionStatus,
-    SessionUpdate,
-    StatusChanged,
-)
+
+if TYPE_CHECKING:
+    from wavehost.lsp.server import WaveServer
 
 log = logging.getLogger(__name__)
 
@@ -80,71 +69,11 @@ def _failed(reason: Any, message: str, session_id: str | None = None) -> Request
     )
 
 
-class _Outbox:
-    """Turns one session's updates into `wave/chat/updated` notifications.
-
-    Updates that come within one pass of the event loop go out together, and successive changes
-    of one message (streamed text) collapse into one. A message is serialised when the
-    notification is sent, in its latest form; a put carries the whole message, so any later form
-    is as correct as the one that triggered it.
-    """
-
-    def __init__(self, notify: Callable[[dict[str, Any]], None]) -> None:
-        self._notify = notify
-        self.session_id: str | None = None
-        self.status: SessionStatus = "idle"
-        self.queued: tuple[str, ...] = ()
-        self.running_hooks: tuple[str, ...] = ()
-        self.questions: tuple[PermissionPrompt, ...] = ()
-        self.asked: tuple[QuestionPrompt, ...] = ()
-        self._deltas: list[MessagePut | MessageRemove] = []
-        self._scheduled = False
-
-    def __call__(self, update: SessionUpdate) -> None:
-        self.session_id = update.session_id
-        if isinstance(update, MessageChanged):
-            put = MessagePut(index=update.index, message=update.message)
-            last = self._deltas[-1] if self._deltas else None
-            if isinstance(last, MessagePut) and last.index == put.index:
-                self._deltas[-1] = put
-            else:
-                self._deltas.append(put)
-        elif isinstance(update, MessageRemoved):
-            self._deltas.append(MessageRemove(index=update.index, message_id=update.message_id))
-        elif isinstance(update, StatusChanged):
-            self.status, self.queued = update.status, update.queued
-        elif isinstance(update, HooksRunning):
-            self.running_hooks = update.status_messages
-        elif isinstance(update, QuestionsChanged):
-            self.questions, self.asked = update.questions, update.asked
-        if not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
-
-    def flush(self) -> None:
-        """Send what is pending, if anything."""
-        if not self._scheduled or self.session_id is None:
-            return
-        self._scheduled = False
-        deltas, self._deltas = self._deltas, []
-        params = ChatUpdatedParams(
-            session_id=self.session_id,
-            deltas=deltas,
-            status=self.status,
-            queued=len(self.queued),
-            queued_texts=list(self.queued),
-            running_hooks=list(self.running_hooks),
-            pending_permissions=[ChatRequestPermissionParams.of(q) for q in self.questions],
-            pending_questions=[ChatAskQuestionParams.of(q) for q in self.asked],
-        )
-        self._notify(params.to_wire())
-
-
 class ChatFeature:
-    def __init__(self, server: LanguageServer, options: WorkspaceOptions) -> None:
+    def __init__(self, server: "WaveServer", options: WorkspaceOptions) -> None:
         self._server = server
         self._options = options
-        self._outboxes: dict[str, _Outbox] = {}
+        self._outboxes: dict[str, Outbox] = {}
         self._registry = SessionRegistry()
         self._opening: dict[str, asyncio.Future[ChatSession]] = {}  # by the id asked for
         self._ready = asyncio.Event()
@@ -255,7 +184,7 @@ class ChatFeature:
     async def _start(self, sessions: SessionRegistry, request: ChatOpenParams) -> ChatSession:
         root = self._options.project_dir
         wanted = request.session_id
-        trusted = self._options.trusted
+        trusted = self._options.trust.trusted  # as it is now: the session keeps it
         resume = wanted
         if wanted is not None and request.create:
             saved = await to_thread.run_sync(transcript.exists, wanted)
@@ -272,7 +201,7 @@ class ChatFeature:
             provider = await to_thread.run_sync(make_provider, choice)
         except ProviderError as err:
             raise _failed("noProvider", str(err), wanted) from err
-        outbox = _Outbox(self._notify)
+        outbox = Outbox(self._notify)
         config = SessionConfig(
             root=root,
             provider=provider,
@@ -367,17 +296,17 @@ class ChatFeature:
     # -- server → client --------------------------------------------------------------------
 
     def _mcp_changed(self, connection: McpConnection) -> None:
-        self._server.protocol.notify(table.MCP_CHANGED.name, {})
+        self._server.pages.notify(table.MCP_CHANGED, {})
 
     def _notify(self, params: dict[str, Any]) -> None:
-        self._server.protocol.notify(table.CHAT_UPDATED.name, params)
+        self._server.pages.notify(table.CHAT_UPDATED, params)
 
     async def _ask(self, prompt: PermissionPrompt) -> PermissionAnswer:
-        """Ask the client. If the question is answered elsewhere or withdrawn meanwhile (this
-        call is cancelled), the client is told to drop it (`$/cancelRequest`). A failed or
-        unreadable answer raises: the question stays open in the session."""
-        raw = await self._request(
-            table.CHAT_REQUEST_PERMISSION.name,
+        """Ask the session's pages. If the question is answered elsewhere or withdrawn meanwhile
+        (this call is cancelled), they are told to drop it (`$/cancelRequest`). No page, a failed
+        or an unreadable answer raises: the question stays open in the session."""
+        raw = await self._server.pages.ask(
+            table.CHAT_REQUEST_PERMISSION,
             ChatRequestPermissionParams.of(prompt).to_wire(),
             f"permission-{uuid.uuid4()}",
         )
@@ -387,28 +316,11 @@ class ChatFeature:
         )
 
     async def _ask_question(self, prompt: QuestionPrompt) -> dict[str, str] | None:
-        """Ask the client the model's questions (or a hook's prompt); None if dismissed. A
-        failed or unreadable answer raises: the question stays open in the session."""
-        raw = await self._request(
-            table.CHAT_ASK_QUESTION.name,
+        """Ask the session's pages the model's questions (or a hook's prompt); None if
+        dismissed. No page, a failed or an unreadable answer raises: the question stays open."""
+        raw = await self._server.pages.ask(
+            table.CHAT_ASK_QUESTION,
             ChatAskQuestionParams.of(prompt).to_wire(),
             prompt.question_id,
         )
         return ChatAskQuestionResult.model_validate(raw).answers or None
-
-    async def _request(self, method: str, params: dict[str, Any], msg_id: str) -> Any:
-        """A server→client request; cancelling the caller withdraws it (`$/cancelRequest`)."""
-        protocol = self._server.protocol
-        future = asyncio.wrap_future(protocol.send_request(method, params, msg_id=msg_id))
-        try:
-            # shielded: a cancelled future would break pygls when the late answer comes in
-            return await asyncio.shield(future)
-        except asyncio.CancelledError:
-            protocol.notify(table.CANCEL_REQUEST.name, CancelParams(id=msg_id))
-            future.add_done_callback(_drop_late_answer)
-            raise
-
-
-def _drop_late_answer(future: "asyncio.Future[Any]") -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.debug("withdrawn question: %s", future.exception())

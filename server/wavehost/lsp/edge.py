@@ -20,6 +20,7 @@ from anyio import to_thread
 from pydantic import ValidationError
 from pygls.exceptions import JsonRpcInvalidParams
 
+from wavehost.lsp.framing import Encoded
 from wavehost.lsp.logs import ClientError
 from wavehost.protocol import table
 from wavehost.wire import WireModel
@@ -30,7 +31,7 @@ REQUEST_FAILED = -32803  # LSP ErrorCodes.RequestFailedError: well-formed, but i
 M = TypeVar("M", bound=WireModel)
 T = TypeVar("T")
 Params = Any  # a raw JSON value (see converter.py)
-Handler = Callable[[Params], Awaitable[dict[str, Any]]]
+Handler = Callable[[Params], Awaitable[dict[str, Any] | Encoded]]
 
 
 class RequestFailedError(ClientError):

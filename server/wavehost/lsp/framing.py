@@ -11,6 +11,12 @@ Errors, as JSON-RPC says: -32700 a body that is not JSON (or is nested too deepl
 object, a bad `id` or `method`, a request after `shutdown`), -32601 a method nobody handles,
 -32602 params that do not fit the method's types. A notification is never answered (the protocol
 forbids it): it is logged and dropped. After any of these the server reads the next frame.
+
+Writing (`WaveProtocol`): frames are UTF-8 JSON, compact — pygls writes `\\u` escapes, six bytes
+for a Chinese character that is three, which doubled the bytes of a reply in the product's
+language; a result may come already encoded (`Encoded`), and is then written as it is: a large
+answer asked for again and again unchanged — the hooks list — cost more to encode (pygls
+unstructures it through cattrs, then `json.dumps` it) than the rest of its round trip.
 """
 
 import asyncio
@@ -26,11 +32,13 @@ from typing import Any, BinaryIO
 
 from cattrs.errors import ClassValidationError
 from cattrs.v import transform_error
+from pygls.exceptions import JsonRpcInternalError
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import JsonRPCProtocol
+from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
 
 log = logging.getLogger(__name__)
+_pygls_log = logging.getLogger("pygls.protocol.json_rpc")  # not forwarded to the client
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024  # the browser relay's WebSocket limit too
 MAX_HEADER_LINE = 8 * 1024
@@ -43,6 +51,15 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
 ENVELOPE = ("jsonrpc", "id", "method", "params", "result", "error")
+
+
+class Encoded:
+    """A request's result as JSON text (UTF-8, compact), encoded once, sent as often as asked."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, value: Any) -> None:
+        self.json = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 @dataclass(frozen=True)
@@ -128,6 +145,34 @@ class FrameReader:
             if not chunk:
                 return
             left -= len(chunk)
+
+
+class WaveProtocol(LanguageServerProtocol):
+    """pygls' protocol, writing text as UTF-8 rather than `\\u` escapes, compactly, and an
+    `Encoded` result without encoding it again; the `Content-Length` counts the bytes, as the
+    base protocol says (its Content-Type, UTF-8 JSON, is the default, and left out)."""
+
+    def _send_data(self, data: Any) -> None:
+        if not data or self.writer is None:
+            super()._send_data(data)  # nothing to send, or no transport (pygls logs it)
+            return
+        try:
+            result = getattr(data, "result", None)
+            if isinstance(result, Encoded) and getattr(data, "error", None) is None:
+                head = b'{"jsonrpc":"2.0","id":' + json.dumps(data.id).encode() + b',"result":'
+                body = head + result.json + b"}"
+            else:
+                body = json.dumps(
+                    data, default=self._serialize_message, ensure_ascii=False, separators=(",", ":")
+                ).encode("utf-8")
+            self.writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))  # stdout's
+        except BrokenPipeError:
+            raise  # start_io ends the server: the client is gone
+        except Exception as error:
+            # pygls' own logger, as pygls does: wavehost's loggers are forwarded to the client,
+            # and a message about a message that cannot be sent would be one more to send.
+            _pygls_log.exception("sending a message failed")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
 
 def _valid_id(value: Any) -> bool:

@@ -21,6 +21,8 @@ from pygls.lsp.server import LanguageServer
 from wavehost import __version__
 from wavehost.lsp import framing, logs
 from wavehost.lsp.converter import raw_converter
+from wavehost.lsp.pages import Pages
+from wavehost.plumbing import orphans
 from wavehost.protocol import table
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class Feature(Protocol):
-    handlers: Mapping[str, Callable[[Any], Awaitable[dict[str, Any]]]]
+    handlers: Mapping[str, Callable[[Any], Awaitable[dict[str, Any] | framing.Encoded]]]
 
     def start(self) -> None:
         """Start its background work (called once, right after it is built)."""
@@ -39,7 +41,8 @@ class Feature(Protocol):
     async def stop(self) -> None: ...
 
 
-# Where each feature lives (module, class); built as `Class(server, options)`.
+# Where each feature lives (module, class); built as `Class(server, options)`. The "pages" rows
+# are the server's own routing (`Pages`), there from the start.
 FEATURES: dict[table.Feature, tuple[str, str]] = {
     "settings": ("wavehost.lsp.settings", "SettingsFeature"),
     "chat": ("wavehost.lsp.chat", "ChatFeature"),
@@ -54,11 +57,13 @@ class WaveServer(LanguageServer):
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.None_,
             converter_factory=raw_converter,
+            protocol_cls=framing.WaveProtocol,  # UTF-8, and pre-encoded results as they are
             max_workers=4,  # one worker always reads stdin
         )
         self.init_params: types.InitializeParams | None = None
         self._options: WorkspaceOptions | None = None
         self._features: dict[table.Feature, Feature] = {}
+        self.pages = Pages(self.protocol)  # which pages show which sessions
 
     @property
     def options(self) -> "WorkspaceOptions":
@@ -90,9 +95,17 @@ class WaveServer(LanguageServer):
 
 def _handler(method: table.Method) -> Callable[[WaveServer, Any], Coroutine[Any, Any, Any]]:
     async def handle(ls: WaveServer, params: Any) -> Any:
-        return await ls.part(method.feature).handlers[method.name](params)
+        with ls.pages.serving(method, params) as (params, answer):
+            answer.result = await ls.part(method.feature).handlers[method.name](params)
+        return answer.result
 
     return handle
+
+
+def _page_closed(ls: WaveServer, params: Any) -> None:
+    page = params.get(table.PAGE_ID) if isinstance(params, dict) else None
+    if isinstance(page, str):
+        ls.pages.closed(page)
 
 
 def create_server() -> WaveServer:
@@ -124,15 +137,20 @@ def create_server() -> WaveServer:
                 feature.halt()
 
     for method in table.client_requests():
-        server.feature(method.name)(_handler(method))
+        if method.feature != "pages":
+            server.feature(method.name)(_handler(method))
+    server.feature(table.PAGE_CLOSED.name)(_page_closed)
     return server
 
 
 def serve(log_level: str) -> NoReturn:
     """Serve on stdio, then end the process at once: the client is gone, and a thread still
-    working (a hook's pipes, a matcher) must not keep it alive."""
+    working (a hook's pipes, a matcher) must not keep it alive; nor does anything its hooks and
+    commands left running (`plumbing.orphans`)."""
     logs.configure(log_level)
+    orphans.adopt_orphans()
     code = create_server().start_io()
+    orphans.end_all()
     logging.shutdown()
     with contextlib.suppress(ValueError, OSError):  # closed by pygls at `exit`, or a lost pipe
         sys.stdout.flush()

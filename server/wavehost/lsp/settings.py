@@ -6,14 +6,15 @@ Imported on first use, not at start-up: it pulls in pydantic and the hook engine
 
 import asyncio
 import logging
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from anyio import to_thread
-from lsprotocol.types import Position, Range, ShowDocumentParams
-from pygls.lsp.server import LanguageServer
+from lsprotocol.types import WINDOW_SHOW_DOCUMENT as SHOW_DOCUMENT
+from lsprotocol.types import ShowDocumentResult
 
 from wavehost.hooks.safe_read import is_regular_file
 from wavehost.lsp.edge import Params, RequestFailedError, dump, handlers_for, off_loop, parse, spawn
+from wavehost.lsp.framing import Encoded
 from wavehost.lsp.workspace import WorkspaceOptions
 from wavehost.protocol import table
 from wavehost.protocol.inspector import (
@@ -48,26 +49,30 @@ from wavehost.settings.service import SettingsService
 from wavehost.settings.trial import run_trial
 from wavehost.settings.watch import ConfigWatcher
 
+if TYPE_CHECKING:
+    from wavehost.lsp.server import WaveServer
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
 class SettingsFeature:
-    def __init__(self, server: LanguageServer, options: WorkspaceOptions) -> None:
+    def __init__(self, server: "WaveServer", options: WorkspaceOptions) -> None:
         self._server = server
         self._options = options
         for warning in options.warnings:
             log.warning(warning)
-        log.info("project %s (trusted: %s)", options.project_dir, options.trusted)
+        log.info("project %s (trusted: %s)", options.project_dir, options.trust.trusted)
         self.settings = SettingsService(
             options.project_dir,
-            trusted=options.trusted,
+            trust=options.trust,
             programmatic=options.hooks,
             locale=options.locale,
         )
         self._watcher = ConfigWatcher(self.settings.inputs, self._changed)
         self._watching: asyncio.Task[None] | None = None
-        self._listed: tuple[HooksListing, dict[str, Any]] | None = None  # the last list, dumped
+        # The last list, encoded: while nothing changed, every page's list is the same bytes.
+        self._listed: tuple[HooksListing, Encoded] | None = None
         self.handlers = handlers_for(
             "settings",
             {
@@ -97,7 +102,7 @@ class SettingsFeature:
             await asyncio.wait([self._watching], timeout=2)
 
     async def _changed(self) -> None:
-        self._server.protocol.notify(table.HOOKS_CHANGED.name, {})
+        self._server.pages.notify(table.HOOKS_CHANGED, {})
 
     async def _run(self, work: Any, *args: Any) -> Any:
         """Blocking service work off the loop; a `SettingsError` becomes RequestFailedError whose
@@ -109,26 +114,35 @@ class SettingsFeature:
 
     # -- methods ----------------------------------------------------------------------------
 
-    async def hooks_list(self, params: Params) -> dict[str, Any]:
+    async def hooks_list(self, params: Params) -> Encoded:
         parse(HooksListParams, params, table.HOOKS_LIST)
         listing: HooksListing = await self._run(self.settings.list_hooks)
         listed = self._listed
-        if listed is None or listed[0] is not listing:  # unchanged: the same dict again
-            listed = self._listed = (listing, dump(HooksListResult.of(listing)))
+        if listed is None or listed[0] is not listing:  # unchanged: the same bytes again
+            encoded = await off_loop(_encoded_listing, listing)
+            listed = self._listed = (listing, encoded)
         return listed[1]
 
     async def hooks_delete(self, params: Params) -> dict[str, Any]:
+        """Delete, and answer with the list as it is now: the watcher's news of this write of our
+        own is dropped (the page has the list already); anyone else's change is still news."""
         request = parse(HooksDeleteParams, params, table.HOOKS_DELETE)
-        deleted = await self._run(self.settings.delete, request.id)
+        async with self._watcher.own_write() as seen:
+            deleted = await self._run(self.settings.delete, request.id)
+            listing, snapshot = await self._run(self.settings.listing_now)
+            if snapshot is not None:
+                seen(snapshot)
         log.info("deleted hook %s from %s", request.id, deleted.path)
-        return dump(HooksDeleteResult(deleted=HookEntry.of(deleted)))
+        now = HooksListResult.of(listing)
+        return dump(HooksDeleteResult(deleted=HookEntry.of(deleted), listing=now))
 
     async def hooks_prefill(self, params: Params) -> dict[str, Any]:
         request = parse(HooksPrefillParams, params, table.HOOKS_PREFILL)
         if request.action == "edit" and request.id:
             prefill = await self._run(self.settings.prefill_edit, request.id, request.locale)
         else:
-            prefill = await self._run(self.settings.prefill_new, request.source, request.locale)
+            work = self.settings.prefill_new
+            prefill = await self._run(work, request.source, request.locale, request.starter)
         return dump(HooksPrefillResult.of(prefill))
 
     async def open_config_file(self, params: Params) -> dict[str, Any]:
@@ -139,12 +153,22 @@ class SettingsFeature:
         window = self._server.client_capabilities.window
         if not (window and window.show_document and window.show_document.support):
             return dump(OpenConfigFileResult(opened=False, reason="unsupported"))
-        at = None
+        document: dict[str, Any] = {"uri": file.path.absolute().as_uri(), "takeFocus": True}
         if request.line is not None:
-            start = Position(line=request.line - 1, character=0)
-            at = Range(start=start, end=start)
-        shown = await self._server.window_show_document_async(
-            ShowDocumentParams(uri=file.path.absolute().as_uri(), take_focus=True, selection=at)
+            start = {"line": request.line - 1, "character": 0}
+            document["selection"] = {"start": start, "end": start}
+        elif request.pointer is not None:
+            lines = await self._run(self.settings.entry_lines, file, request.pointer)
+            if lines is not None:  # the whole entry, its first line to the start of the next
+                first, last = lines
+                document["selection"] = {
+                    "start": {"line": first - 1, "character": 0},
+                    "end": {"line": last, "character": 0},
+                }
+        # For the page that asked: a shell that shows the file in a page shows it there only.
+        params = self._server.pages.to_asker(document)
+        shown: ShowDocumentResult = await self._server.protocol.send_request_async(
+            SHOW_DOCUMENT, params
         )
         return dump(
             OpenConfigFileResult(opened=shown.success, reason=None if shown.success else "declined")
@@ -152,8 +176,7 @@ class SettingsFeature:
 
     async def set_trusted(self, params: Params) -> dict[str, Any]:
         request = parse(WorkspaceSetTrustedParams, params, table.WORKSPACE_SET_TRUSTED)
-        self._options.trusted = request.trusted  # sessions opened from now on
-        changed: bool = await self._run(self.settings.set_trusted, request.trusted)
+        changed = self._options.trust.set(request.trusted)  # the list, sessions opened from now
         if changed:
             log.info("workspace trust is now %s", request.trusted)
             await self._changed()
@@ -167,22 +190,25 @@ class SettingsFeature:
     async def hooks_sample(self, params: Params) -> dict[str, Any]:
         request = parse(HooksSampleParams, params, table.HOOKS_SAMPLE)
         handler = await self._run(self.settings.handler, request.id)
-        payload = await self._run(self.settings.sample, request.id)
-        return dump(HooksSampleResult(event=handler.event.name, payload=payload))
+        sample = await self._run(self.settings.sample, request.id, request.input)
+        event = handler.event.name
+        return dump(HooksSampleResult(event=event, payload=sample.payload, stdin=sample.stdin))
 
     async def hooks_test(self, params: Params) -> dict[str, Any]:
         request = parse(HooksTestParams, params, table.HOOKS_TEST)
-        handler, payload = await self._run(self.settings.trial_payload, request.id, request.payload)
+        work = self.settings.trial_payload
+        test = await self._run(work, request.id, request.payload, request.stdin, request.input)
+        handler, payload, stdin = test.handler, test.payload, test.stdin
         log.info("testing hook %s: %s", request.id, handler.command)
         project, run_log = self.settings.project_dir, self.settings.run_log
         if handler.kind not in ("prompt", "agent"):
-            trial = await run_trial(handler, payload, project, run_log)
+            trial = await run_trial(handler, payload, project, run_log, stdin=stdin)
             return dump(HooksTestResult.of(trial))
         # A model decides: the provider a chat in this project would use (loaded on first use)
         from wavehost.session.hook_models import trial_models
 
-        async with trial_models(project, trusted=self._options.trusted) as models:
-            trial = await run_trial(handler, payload, project, run_log, models)
+        async with trial_models(project, trusted=self._options.trust.trusted) as models:
+            trial = await run_trial(handler, payload, project, run_log, models, stdin)
         return dump(HooksTestResult.of(trial))
 
     async def mcp_list(self, params: Params) -> dict[str, Any]:
@@ -197,3 +223,7 @@ class SettingsFeature:
         request = parse(HooksExplainParams, params, table.HOOKS_EXPLAIN)
         explanation = await self._run(self.settings.explain, request.id, request.session_id)
         return dump(HooksExplainResult.of(explanation))
+
+
+def _encoded_listing(listing: HooksListing) -> Encoded:
+    return Encoded(dump(HooksListResult.of(listing)))

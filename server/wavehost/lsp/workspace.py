@@ -1,7 +1,8 @@
 """The workspace the client described at `initialize`: the project, the locale, trust, hooks.
 
-One `WorkspaceOptions` per server, shared by its features. Trust may change later
-(`wave/workspace/setTrusted`): whoever reads it reads it when it acts, never a copy.
+One `WorkspaceOptions` per server, shared by its features. Trust is one `Trust` state, which
+may change later (`wave/workspace/setTrusted`): whoever reads it reads it when it acts, never a
+copy. A client that says nothing about trust gets an untrusted workspace: no project hook runs.
 """
 
 from dataclasses import dataclass
@@ -14,13 +15,14 @@ from pygls.uris import to_fs_path
 
 from wavehost.language import environment_locale
 from wavehost.protocol.workspace import InitializationOptions
+from wavehost.settings.trust import Trust
 
 
 @dataclass
 class WorkspaceOptions:
     project_dir: Path
     locale: str | None
-    trusted: bool
+    trust: Trust
     hooks: dict[str, Any] | None
     warnings: tuple[str, ...] = ()
 
@@ -33,7 +35,7 @@ def options_of(params: InitializeParams) -> WorkspaceOptions:
         project_dir=(project or Path.cwd()).resolve(),
         # A client that names no locale: the server's environment's (wavehost.language's rule).
         locale=options.locale or params.locale or environment_locale(),
-        trusted=options.trusted,
+        trust=Trust(options.trusted),
         hooks=options.hooks,
         warnings=tuple(warnings),
     )

@@ -22,9 +22,12 @@ TEMP_SUFFIX = ".tmp"
 TEMP_RANDOM = r"[a-z0-9_]{8}"  # what mkstemp puts between the prefix and the suffix
 
 
-def write_temp(path: Path, data: bytes, like: os.stat_result | None) -> tuple[Path, int]:
-    """`data` in a new temp file next to `path`, fsynced, with the mode (and owner, where
-    allowed) of `like`, else private to the user (0600). Returns the temp file and its inode."""
+def write_temp(
+    path: Path, data: bytes, like: os.stat_result | None, *, sync: bool = True
+) -> tuple[Path, int]:
+    """`data` in a new temp file next to `path`, fsynced (unless not `sync`), with the mode (and
+    owner, where allowed) of `like`, else private to the user (0600). Returns the temp file and
+    its inode."""
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as file:
@@ -36,7 +39,8 @@ def write_temp(path: Path, data: bytes, like: os.stat_result | None) -> tuple[Pa
                 if sys.platform != "win32" and owner != (os.getuid(), os.getgid()):
                     with contextlib.suppress(PermissionError):
                         os.fchown(file.fileno(), *owner)
-            os.fsync(file.fileno())
+            if sync:
+                os.fsync(file.fileno())
             inode = os.fstat(file.fileno()).st_ino
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -57,16 +61,18 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def write_atomically(path: Path, data: bytes, *, durable: bool = True) -> None:
+def write_atomically(path: Path, data: bytes, *, durable: bool = True, sync: bool = True) -> None:
     """Write `data` to `path`. An existing file keeps its mode (and owner, where allowed); a new
     one is created private to the user (0600). Not `durable`: the rename is not made durable (a
     crash may bring back the file before it, whole), which saves a directory fsync; the caller
-    makes it durable later (`fsync_directory`)."""
+    makes it durable later (`fsync_directory`). Not `sync` either: the data is not fsynced before
+    the rename — readers see it all the same, but a crash may leave the file empty or torn; the
+    caller keeps a durable copy to fall back on (transcripts: `session.transcript`)."""
     try:
         old: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
         old = None
-    temp, _ = write_temp(path, data, old)
+    temp, _ = write_temp(path, data, old, sync=sync)
     try:
         os.replace(temp, path)
     except BaseException:

@@ -2,9 +2,11 @@
 to a cap, the whole tree signalled on timeout or cancellation. Hooks and the Bash tool both run
 this way.
 
-On timeout the group gets SIGTERM, then SIGKILL after a grace; a cancelled caller kills the group
-at once. Results come back as soon as the child exited, even if a grandchild still holds the
-pipes (what is left in them is collected for a short while only).
+On timeout the tree gets SIGTERM, then SIGKILL after a grace; a cancelled caller kills the tree
+at once. The tree is the process group and every descendant, also one that left the group with
+`setsid` (`plumbing.orphans.Tree`, found when the child is stopped). Results come back as soon
+as the child exited, even if a grandchild still holds the pipes (what is left in them is
+collected for a short while only).
 
 Started by `plumbing.spawn` (posix_spawn, else subprocess), not asyncio's subprocess transport:
 that costs about four times as much per process here, and hooks are spawned on every tool call.
@@ -32,6 +34,7 @@ from pathlib import Path
 
 import anyio
 
+from wavehost.plumbing import orphans
 from wavehost.plumbing.spawn import Process, spawn
 
 OUTPUT_CAP = 1024 * 1024  # bytes kept per stream
@@ -166,6 +169,7 @@ class _Exits:
         self._epoll = select.epoll()
         self._callbacks: dict[int, Callable[[], None]] = {}
         loop.add_reader(self._epoll.fileno(), self._ready)
+        orphans.reap_here()  # what our children leave behind is ours to reap (a subreaper)
 
     def watch(self, pidfd: int, callback: Callable[[], None]) -> None:
         self._epoll.register(pidfd, select.EPOLLIN)
@@ -210,6 +214,7 @@ class Child:
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
         self.pidfd: int | None = None
         self._on_exit: list[Callable[[], None]] | None = None  # while its exit is watched
+        self._tree: orphans.Tree | None = None  # its descendants, once it is being stopped
         if USE_PIDFD:
             try:  # noqa: SIM105 (as in `_close_quietly`)
                 self.pidfd = os.pidfd_open(process.pid)
@@ -226,9 +231,11 @@ class Child:
         stdin: int = PIPE,
         stdout: int = PIPE,
         stderr: int = PIPE,
+        new_session: bool = True,
     ) -> "Child":
-        """Start it (OSError if it cannot be) in a session of its own (a timeout kills the whole
-        tree), with no other descriptor of ours (`plumbing.spawn`). `stdin`, `stdout`, `stderr`:
+        """Start it (OSError if it cannot be) in a session of its own, else (not `new_session`)
+        in a process group of its own in ours — either way a timeout kills the whole tree — with
+        no other descriptor of ours (`plumbing.spawn`). `stdin`, `stdout`, `stderr`:
         PIPE, DEVNULL, a descriptor of the caller's, or (stderr) STDOUT. Pipes are made here:
         this is the one place that reads and writes them."""
         ours: list[int] = []  # our ends of the pipes
@@ -251,7 +258,8 @@ class Child:
             our_in, child_in = end_for(stdin, reading=True)
             our_out, child_out = end_for(stdout, reading=False)
             our_err, child_err = (None, child_out) if stderr == STDOUT else end_for(stderr, False)
-            process = spawn(argv, cwd=cwd, env=env, fds=(child_in, child_out, child_err))
+            fds = (child_in, child_out, child_err)
+            process = spawn(argv, cwd=cwd, env=env, fds=fds, new_session=new_session)
         except BaseException:
             for fd in ours:
                 os.close(fd)
@@ -288,6 +296,7 @@ class Child:
 
     def _exited(self) -> None:
         self.process.wait()  # reaps it: it has exited
+        orphans.reaped(self.process.pid)
         callbacks, self._on_exit = self._on_exit or [], []
         for callback in callbacks:
             callback()
@@ -300,23 +309,34 @@ class Child:
         await exited.wait()
 
     def signal_group(self, sig: signal.Signals) -> None:
-        """Signal the whole tree; SIGKILL also reaches stragglers of a child that has exited."""
+        """Signal its process group; SIGKILL also reaches stragglers of a child that has exited."""
         if self.process.returncode is None or sig == signal.SIGKILL:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, sig)
 
+    def signal_tree(self, sig: signal.Signals) -> None:
+        """Signal its group and every descendant, those that left the group (`setsid`) too:
+        the ones below it now, and what those found before have started since."""
+        if self.process.returncode is None:  # not reaped: its pid is still its own
+            self._tree = orphans.tree_below(self.process.pid, self._tree)
+        if self._tree is not None:
+            self._tree.grow().remember()  # adopted once their parents die: reaped at once
+        self.signal_group(sig)
+        if self._tree is not None:
+            self._tree.signal(sig)
+
     async def stop_group(self) -> None:
-        self.signal_group(signal.SIGTERM)
+        self.signal_tree(signal.SIGTERM)
         with anyio.move_on_after(KILL_GRACE):
             await self.wait()
-        self.signal_group(signal.SIGKILL)  # also stragglers that ignored SIGTERM
+        self.signal_tree(signal.SIGKILL)  # also stragglers that ignored SIGTERM
         await self.wait()
 
     async def killed(self) -> None:
         """SIGKILL the tree if it still runs, and reap it; safe to call from a cancelled scope."""
         if self.process.returncode is None:
             with anyio.CancelScope(shield=True):
-                self.signal_group(signal.SIGKILL)
+                self.signal_tree(signal.SIGKILL)
                 await self.wait()
 
     def close(self) -> None:
@@ -326,6 +346,9 @@ class Child:
                 self._on_exit = None
             os.close(self.pidfd)
             self.pidfd = None
+        if self._tree is not None:
+            self._tree.close()
+            self._tree = None
         for fd in (self.stdin, self.stdout, self.stderr):
             if fd is not None:
                 _close_quietly(fd)
@@ -346,7 +369,8 @@ def _close_quietly(fd: int) -> None:
 
 class Running:
     """A started child served by event-loop callbacks until it is over: `stdin` fed, both outputs
-    read, the exit watched, the time limit a timer (SIGTERM, SIGKILL after `KILL_GRACE`), what is
+    read, the exit watched, the time limit a timer (SIGTERM to the tree, SIGKILL after
+    `KILL_GRACE`), what is
     left in the pipes once it exited collected for `DRAIN_AFTER_EXIT` at most.
 
     Most hooks exit within milliseconds having written little, so the pipes are only watched
@@ -386,15 +410,15 @@ class Running:
 
     def _time_is_up(self) -> None:
         self.timed_out = True
-        self.child.signal_group(signal.SIGTERM)
-        kill = self.child.signal_group
+        self.child.signal_tree(signal.SIGTERM)
+        kill = self.child.signal_tree
         self._timer = asyncio.get_running_loop().call_later(KILL_GRACE, kill, signal.SIGKILL)
 
     def _on_exit(self) -> None:
         self._exited = True
         self._cancel_timer()
         if self.timed_out:
-            self.child.signal_group(signal.SIGKILL)  # also stragglers that ignored SIGTERM
+            self.child.signal_tree(signal.SIGKILL)  # also stragglers that ignored SIGTERM
         self.out.read_available()
         self.err.read_available()
         if self._ended:

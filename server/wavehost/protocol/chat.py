@@ -7,7 +7,7 @@ from pydantic import Field
 from wavehost import paths
 from wavehost.hooks.outcome import HookRef
 from wavehost.hooks.payloads import PermissionMode
-from wavehost.session.messages import Message
+from wavehost.session.messages import Block, Message
 from wavehost.session.permissions import PermissionPrompt, SessionPermissionMode
 from wavehost.session.tools.ask import QuestionPrompt
 from wavehost.session.updates import SessionStatus
@@ -133,7 +133,7 @@ class ChatCloseResult(WireModel):
 
 class MessagePut(WireModel):
     """The message at `index` is this one now: a new message when `index` is the length of the
-    list, else a replacement (streamed text, a tool's status, a notice)."""
+    list, else a replacement (a message that changed otherwise than block by block)."""
 
     op: Literal["put"] = "put"
     index: int = Field(ge=0)
@@ -149,28 +149,53 @@ class MessageRemove(WireModel):
     message_id: str
 
 
-MessageDelta = Annotated[MessagePut | MessageRemove, Field(discriminator="op")]
+class BlockPut(WireModel):
+    """Block `block` of the assistant message at `index` is this one now: a new block when `block`
+    is the number of its blocks, else a replacement (a tool's status, its result)."""
+
+    op: Literal["block"] = "block"
+    index: int = Field(ge=0)
+    block: int = Field(ge=0)
+    value: Block
+
+
+class TextAppend(WireModel):
+    """Streamed text: `text` goes at the end of the text block `block` of the assistant message
+    at `index` (the block the message already has)."""
+
+    op: Literal["text"] = "text"
+    index: int = Field(ge=0)
+    block: int = Field(ge=0)
+    text: str
+
+
+MessageDelta = Annotated[
+    MessagePut | MessageRemove | BlockPut | TextAppend, Field(discriminator="op")
+]
+UNCHANGED = "null: unchanged since the last update (or the snapshot)"
 
 
 class ChatUpdatedParams(WireModel):
-    """What changed in a session since the last notification. Deltas apply in order; the other
-    fields are the state after them."""
+    """What changed in a session since the last notification (or the snapshot). Deltas apply in
+    order; each other field, when not null, is the state after them."""
 
     session_id: str
     deltas: list[MessageDelta]
-    status: SessionStatus
-    queued: int = Field(description="User messages waiting for the running turn to end")
-    queued_texts: list[str] = Field(description="Their texts, oldest first")
-    running_hooks: list[str] = Field(
+    status: SessionStatus | None = Field(description=UNCHANGED)
+    queued: int | None = Field(
+        description=f"User messages waiting for the running turn to end; {UNCHANGED}"
+    )
+    queued_texts: list[str] | None = Field(description=f"Their texts, oldest first; {UNCHANGED}")
+    running_hooks: list[str] | None = Field(
         description="The `statusMessage`s of the hooks running now (hooks without one are not "
-        "listed), of every dispatch"
+        f"listed), of every dispatch; {UNCHANGED}"
     )
-    pending_permissions: list["ChatRequestPermissionParams"] = Field(
+    pending_permissions: list["ChatRequestPermissionParams"] | None = Field(
         description="Permission questions waiting for an answer: a question answered, withdrawn "
-        "or whose turn ended is no longer listed"
+        f"or whose turn ended is no longer listed; {UNCHANGED}"
     )
-    pending_questions: list["ChatAskQuestionParams"] = Field(
-        description="The model's questions and hooks' prompts waiting for the user, likewise"
+    pending_questions: list["ChatAskQuestionParams"] | None = Field(
+        description=f"The model's questions and hooks' prompts waiting for the user; {UNCHANGED}"
     )
 
 

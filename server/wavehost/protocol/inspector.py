@@ -1,13 +1,13 @@
 """Wire models of the hook inspector on the settings page: run history, Test this hook, and
 "Why didn't my hook fire?"."""
 
-from typing import Any, Self
+from typing import Annotated, Any, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from wavehost.hooks.outcome import Outcome
+from wavehost.hooks.runlog import RunRecord, Trigger
 from wavehost.settings.explain import CaseVerdict, Explanation, StepCode, StepStatus
-from wavehost.settings.runlog import RunRecord, Trigger
 from wavehost.settings.trial import TrialResult
 from wavehost.wire import WireModel
 
@@ -30,6 +30,11 @@ class HookRunEntry(WireModel):
     blocked: bool = Field(description="This run blocked what the event was about")
     stdout: str
     stderr: str
+    input: str | None = Field(
+        default=None,
+        description="The input this run received, kept to run the hook on it again "
+        "(wave/hooks/sample and wave/hooks/test take it); null when it was not kept (too large)",
+    )
 
     @classmethod
     def of(cls, record: RunRecord) -> Self:
@@ -47,6 +52,7 @@ class HookRunEntry(WireModel):
             blocked=record.blocked,
             stdout=record.stdout,
             stderr=record.stderr,
+            input=record.input,
         )
 
 
@@ -60,20 +66,47 @@ class HooksHistoryResult(WireModel):
     runs: list[HookRunEntry] = Field(description="Newest first")
 
 
+InputId = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")]
+
+
 class HooksSampleParams(WireModel):
     id: str = Field(min_length=1, description="A hook id from wave/hooks/list")
+    input: InputId | None = Field(
+        default=None, description="A run's kept input (a history row's `input`) instead of a sample"
+    )
 
 
 class HooksSampleResult(WireModel):
     event: str
     payload: dict[str, Any] = Field(
-        description="A payload of the hook's event that its matcher accepts (as the hook reads it)"
+        description="A payload of the hook's event that its matcher accepts (what wave/hooks/test "
+        "takes back)"
+    )
+    stdin: str = Field(
+        description="What the hook reads on stdin, in its own dialect's shape (Copilot's "
+        "toolName/toolArgs, Snow's context), laid out to be edited"
     )
 
 
 class HooksTestParams(WireModel):
     id: str = Field(min_length=1, description="A hook id from wave/hooks/list")
-    payload: dict[str, Any] = Field(description="The (edited) sample payload")
+    payload: dict[str, Any] | None = Field(
+        default=None, description="The sample's payload (a Wave hook's: as edited)"
+    )
+    stdin: str | None = Field(
+        default=None,
+        description="The (edited) stdin to send, as wave/hooks/sample showed it: sent as one line "
+        "of compact JSON; a Wave hook's is its payload",
+    )
+    input: InputId | None = Field(
+        default=None, description="Run on a run's kept input (Run again with this input)"
+    )
+
+    @model_validator(mode="after")
+    def _names_an_input(self) -> Self:
+        if self.payload is None and self.input is None:
+            raise ValueError('"payload" or "input" is required')
+        return self
 
 
 class HooksTestResult(WireModel):

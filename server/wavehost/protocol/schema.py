@@ -8,9 +8,13 @@ plugin's Kotlin), so its shape is a contract too (docs/protocol.md describes it)
                                 params: {$ref}, result?: {$ref}}}
     standardMethods     the same, for the standard LSP methods shells relay ($/cancelRequest)
     shellCommands       {name: {constant, direction, description, args: {$ref}}}
+    routing             {pageId, pageIds}: the params keys that name pages (see table.PAGE_ID)
     initializationOptions, errorData, chatErrorData     {$ref}
     language            the locale → UI language rule (see wavehost.language)
     launch              how the IDE shells start and restart the server (protocol.launch)
+    shellTexts          {language: {key: text}}  the shells' own texts (protocol.shell_texts)
+    tools               {name: {summary, shell, change}}    the chat tools (wavehost.hooks.tools)
+    dialects            {format: {title, runsAs, files, promptHook}}    the dialect registry
 
 A model is described as it is read where the server reads it (params of client→server methods,
 results of server→client requests, page→shell args) and as it is written elsewhere: written
@@ -23,8 +27,10 @@ from typing import Any
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from wavehost import language
+from wavehost.hooks import dialect_registry, tools
 from wavehost.protocol import table
 from wavehost.protocol.launch import launch_policy
+from wavehost.protocol.shell_texts import SHELL_TEXTS
 from wavehost.wire import WireModel
 
 _MODULES = (
@@ -34,6 +40,7 @@ _MODULES = (
     "wavehost.protocol.chat",
     "wavehost.protocol.workspace",
     "wavehost.protocol.shell",
+    "wavehost.protocol.pages",
 )
 
 
@@ -102,6 +109,7 @@ def protocol_schema() -> dict[str, Any]:
         }
         for c in table.SHELL_COMMANDS
     }
+    schema["routing"] = {"pageId": table.PAGE_ID, "pageIds": table.PAGE_IDS}
     schema["initializationOptions"] = refs[(InitializationOptions, "validation")]
     schema["errorData"] = refs[(SettingsErrorData, "serialization")]
     schema["chatErrorData"] = refs[(ChatErrorData, "serialization")]
@@ -114,4 +122,18 @@ def protocol_schema() -> dict[str, Any]:
         "there is none",
     }
     schema["launch"] = launch_policy()
+    schema["shellTexts"] = {lang: dict(texts) for lang, texts in SHELL_TEXTS.items()}
+    schema["tools"] = {
+        tool.name: {"summary": tool.summary, "shell": tool.shell, "change": tool.change}
+        for tool in tools.TOOLS
+    }
+    schema["dialects"] = {
+        f.name: {
+            "title": f.title,
+            "runsAs": f.runs_as,
+            "files": f.files,
+            "promptHook": f.prompt_hook,
+        }
+        for f in dialect_registry.FORMATS
+    }
     return schema

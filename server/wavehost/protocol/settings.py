@@ -5,10 +5,13 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from wavehost.hooks.config import Diagnostic, DiagnosticCode, FileFormat
+from wavehost.hooks.config import Diagnostic, DiagnosticCode
+from wavehost.hooks.dialect_registry import FileFormat
+from wavehost.hooks.dialects import DIALECTS
+from wavehost.hooks.payloads import Expected
 from wavehost.settings.errors import ErrorReason, SettingsError
 from wavehost.settings.listing import FileSource, HooksListing, ListedFile, ListedHook
-from wavehost.settings.prefill import Prefill
+from wavehost.settings.prefill import Prefill, Starter
 from wavehost.wire import WireModel
 
 HookSource = FileSource
@@ -129,6 +132,9 @@ class DiagnosticEntryRef(WireModel):
     event: str
     matcher: str | None
     command: str | None
+    catalogue_event: str | None = Field(
+        default=None, description="The wavehost event its name means in any dialect, if any"
+    )
 
 
 class DiagnosticEntry(WireModel):
@@ -147,7 +153,12 @@ class DiagnosticEntry(WireModel):
         ref = (
             None
             if entry is None
-            else DiagnosticEntryRef(event=entry.event, matcher=entry.matcher, command=entry.command)
+            else DiagnosticEntryRef(
+                event=entry.event,
+                matcher=entry.matcher,
+                command=entry.command,
+                catalogue_event=_catalogue_event(entry.event),
+            )
         )
         return cls(
             path=d.path,
@@ -157,6 +168,33 @@ class DiagnosticEntry(WireModel):
             args=dict(d.args),
             entry=ref,
         )
+
+
+def _catalogue_event(name: str) -> str | None:
+    """The catalogue event a file's event name stands for, in whichever dialect spells it."""
+    for dialect in DIALECTS.values():
+        if name in dialect.events:
+            return dialect.events[name].name
+    return None
+
+
+class OverlapEntry(WireModel):
+    """Hooks of two (or three) dialects that a session runs together on one call."""
+
+    event: str = Field(description="The wavehost event (a `HOOK_EVENTS` key)")
+    dialects: list[HookDialect]
+    subjects: list[str] = Field(
+        description="The tools (or sources) they all fire on; empty: an event without a "
+        "matcher, so on every one"
+    )
+
+
+class DialectOffEntry(WireModel):
+    """A dialect the user's `hookDialects` switches off."""
+
+    dialect: HookDialect
+    hooks: int = Field(description="How many of its hooks would run if it were on")
+    file: str = Field(description="The settings file that switches it off")
 
 
 class HooksListParams(WireModel):
@@ -175,6 +213,14 @@ class HooksListResult(WireModel):
         default=None,
         description="The file whose disableAllHooks: true is in force (no file-based hook runs)",
     )
+    overlaps: list[OverlapEntry] = Field(
+        default_factory=list,
+        description="Where hooks of two dialects would both fire on one call (the page says so)",
+    )
+    dialects_off: list[DialectOffEntry] = Field(
+        default_factory=list,
+        description="Dialects switched off (the chat says so when they have hooks that would run)",
+    )
 
     @classmethod
     def of(cls, listing: HooksListing) -> Self:
@@ -189,7 +235,26 @@ class HooksListResult(WireModel):
             diagnostics=[DiagnosticEntry.of(d) for d in listing.diagnostics],
             trusted=listing.trusted,
             hooks_disabled_by=str(listing.disabled_by) if listing.disabled_by else None,
+            overlaps=[
+                OverlapEntry(
+                    event=o.event.name, dialects=list(o.dialects), subjects=list(o.subjects)
+                )
+                for o in listing.overlaps
+            ],
+            dialects_off=[
+                DialectOffEntry(dialect=d.dialect, hooks=d.hooks, file=str(d.file))
+                for d in listing.dialects_off
+            ],
         )
+
+
+class PayloadProblemEntry(WireModel):
+    """One thing wrong with a payload (the page words it in its language)."""
+
+    field: str
+    kind: Literal["missing", "type", "choice", "other"]
+    expected: Expected | None = Field(default=None, description="kind type: what it must be")
+    choices: list[str] = Field(default_factory=list, description="kind choice: what it may be")
 
 
 class SettingsErrorData(WireModel):
@@ -198,11 +263,20 @@ class SettingsErrorData(WireModel):
     reason: ErrorReason
     path: str | None = None
     message: str
+    problems: list[PayloadProblemEntry] = Field(
+        default_factory=list, description="invalidPayload: what is wrong with it, field by field"
+    )
 
     @classmethod
     def of(cls, err: SettingsError) -> Self:
         path = str(err.path) if err.path is not None else None
-        return cls(reason=err.reason, path=path, message=err.message)
+        problems = [
+            PayloadProblemEntry(
+                field=p.field, kind=p.kind, expected=p.expected, choices=list(p.choices)
+            )
+            for p in err.problems
+        ]
+        return cls(reason=err.reason, path=path, message=err.message, problems=problems)
 
 
 class HooksDeleteParams(WireModel):
@@ -211,6 +285,10 @@ class HooksDeleteParams(WireModel):
 
 class HooksDeleteResult(WireModel):
     deleted: HookEntry
+    listing: "HooksListResult" = Field(
+        description="The list as it is after the delete (what wave/hooks/list would answer now): "
+        "no second round trip, and no wave/hooks/changed for this write of the server's own"
+    )
 
 
 class OpenConfigFileParams(WireModel):
@@ -219,6 +297,12 @@ class OpenConfigFileParams(WireModel):
         default=None,
         ge=1,
         description="Show this 1-based line (e.g. where the file fails to parse)",
+    )
+    pointer: str | None = Field(
+        default=None,
+        max_length=1000,
+        description="Show the lines of the entry at this JSON pointer (a hook's `pointer`: Edit "
+        "opens the file at the hook's own lines); `line` wins when both are given",
     )
 
 
@@ -239,6 +323,11 @@ class HooksPrefillParams(WireModel):
         default=None,
         description="The prompt's language, as a locale: pages send the one they render in (it "
         "may differ from the workspace's: browser mode's ?locale=); default: the workspace's",
+    )
+    starter: Starter | None = Field(
+        default=None,
+        description="new: a starter hook's prompt (the template filled in), as the empty state "
+        "offers them",
     )
 
     @model_validator(mode="after")
@@ -264,3 +353,6 @@ class HooksPrefillResult(WireModel):
 
 class HooksChangedParams(WireModel):
     pass
+
+
+HooksDeleteResult.model_rebuild()

@@ -46,6 +46,9 @@ class ShowFileArgs(WireModel):
     path: str = Field(description="Absolute path of the file shown")
     content: str = Field(description="Its text (a shell shows only files of bounded size)")
     line: int | None = Field(default=None, description="The 1-based line to show and mark")
+    end_line: int | None = Field(
+        default=None, description="The last 1-based line to mark with it (a hook's entry)"
+    )
 
 
 class SetLocaleArgs(WireModel):

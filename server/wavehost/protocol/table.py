@@ -14,14 +14,23 @@ from typing import Literal
 
 Direction = Literal["clientToServer", "serverToClient"]
 Kind = Literal["request", "notification"]
-Feature = Literal["settings", "chat"]
-# How a message relates to chat sessions, for shells that attach pages to sessions:
-#   "opens"   the answer's `sessionId` is the session the asking page is now attached to
+# "pages": the server's own page routing (`wavehost.lsp.pages`), not a feature built on demand
+Feature = Literal["settings", "chat", "pages"]
+# How a message relates to chat sessions; the server routes by it (`wavehost.lsp.pages`):
+#   "opens"   the page that asks is attached to `params.sessionId` (from the request on) and to
+#             the answer's `sessionId`
 #   "closes"  the session `params.sessionId` ends: no page is attached to it any more
 #   "scoped"  `params.sessionId` names the session; a server→client message goes only to the
 #             pages attached to it
 #   None      not about one session; a server→client message goes to every page
 SessionRole = Literal["opens", "closes", "scoped"]
+
+# How messages name pages (docs/protocol.md, "Sessions and pages"). A shell shows many pages over
+# one connection: it adds the page's id to the params of every request it relays from that page
+# (replacing whatever the page put there), and delivers a server→client message to the pages its
+# params name under PAGE_IDS (removed before delivery), or to every page when there is none.
+PAGE_ID = "pageId"
+PAGE_IDS = "pageIds"
 ShellDirection = Literal["pageToShell", "shellToPage"]
 
 
@@ -65,7 +74,9 @@ HOOKS_LIST = Method(
     "HooksListParams",
     "HooksListResult",
     "settings",
-    "Every file-based hook by source, the config files, and what is wrong in them.",
+    "Every file-based hook by source, the config files, and what is wrong in them; where two "
+    "dialects' hooks both fire on one call (overlaps) and which dialects the user switched off "
+    "(dialectsOff: the chat's line when hooks are not running reads this list too).",
 )
 HOOKS_DELETE = Method(
     "wave/hooks/delete",
@@ -74,7 +85,9 @@ HOOKS_DELETE = Method(
     "HooksDeleteParams",
     "HooksDeleteResult",
     "settings",
-    "Delete one hook by id; the file keeps every other byte. Errors carry SettingsErrorData.",
+    "Delete one hook by id; the file keeps every other byte. Answers with the list as it is now "
+    "(listing: one round trip; no wave/hooks/changed for this write of the server's own). Errors "
+    "carry SettingsErrorData.",
 )
 HOOKS_PREFILL = Method(
     "wave/hooks/prefill",
@@ -113,7 +126,9 @@ HOOKS_HISTORY = Method(
     "HooksHistoryParams",
     "HooksHistoryResult",
     "settings",
-    "The recorded runs of one hook (newest first), or the last run of every hook.",
+    "The recorded runs of one hook (`id`), newest first — when, the event and what its matcher "
+    "was tested against, the session, exit code, duration, whether it blocked, the first lines of "
+    "its output — or the last run of every hook.",
 )
 HOOKS_SAMPLE = Method(
     "wave/hooks/sample",
@@ -132,7 +147,8 @@ HOOKS_TEST = Method(
     "HooksTestResult",
     "settings",
     "Run one hook for real with a payload: its exit code, output, timing and what the agent "
-    "would do with it; recorded in its history.",
+    "would do with it; recorded in its history. An untrusted project's hook is refused "
+    "(untrusted), so is a payload that is not its event's (invalidPayload).",
 )
 HOOKS_EXPLAIN = Method(
     "wave/hooks/explain",
@@ -141,8 +157,9 @@ HOOKS_EXPLAIN = Method(
     "HooksExplainParams",
     "HooksExplainResult",
     "settings",
-    "Why a hook fires or not: each step from its file to its process, decided by the engine's "
-    "own code over the project's recent real events.",
+    "Why a hook fires or not: each step from its file to its process (found, parsed, trusted, "
+    "switched on, allowed, its event, its matcher, its if rule, deduplicated), decided by the "
+    "engine's own code over the project's recent real events.",
 )
 HOOKS_CHANGED = Method(
     "wave/hooks/changed",
@@ -161,8 +178,9 @@ MCP_LIST = Method(
     "McpListParams",
     "McpListResult",
     "settings",
-    "The configured MCP servers (project .mcp.json, user settings), each with where it is: "
-    "starting, connected with its tools, failed and why, or not started (untrusted, invalid).",
+    "The configured MCP servers (project .mcp.json, user settings), each with its file and line "
+    "(for wave/openConfigFile) and where it is in the newest open chat session: starting, "
+    "connected with its tools, failed and why, stopped, or not started (untrusted, invalid).",
 )
 MCP_CHANGED = Method(
     "wave/mcp/changed",
@@ -171,7 +189,8 @@ MCP_CHANGED = Method(
     "McpChangedParams",
     None,
     "chat",
-    "A chat session's MCP server changed state (connected, failed, its tools): list again.",
+    "A chat session's MCP server changed state (connected, failed, its tools): list again (a "
+    ".mcp.json change sends wave/hooks/changed, which lists again too).",
 )
 
 # -- the chat panel ------------------------------------------------------------------------------
@@ -224,7 +243,8 @@ CHAT_CLOSE = Method(
     "ChatCloseParams",
     "ChatCloseResult",
     "chat",
-    "End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs.",
+    "End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs "
+    "(reason clear when a new chat takes its place, as the panel's New chat does).",
     "closes",
 )
 CHAT_ANSWER_PERMISSION = Method(
@@ -256,7 +276,8 @@ CHAT_UPDATED = Method(
     "ChatUpdatedParams",
     None,
     "chat",
-    "What changed in a session: message deltas, then the session's state after them.",
+    "What changed in a session since the last update (or the snapshot): message deltas (text "
+    "appended, a block or a message put or removed), then the state fields that changed.",
     "scoped",
 )
 CHAT_REQUEST_PERMISSION = Method(
@@ -266,7 +287,8 @@ CHAT_REQUEST_PERMISSION = Method(
     "ChatRequestPermissionParams",
     "ChatRequestPermissionResult",
     "chat",
-    "May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled.",
+    "May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled. "
+    "For an MCP tool, mcpServer and mcpTool name its server and its own name.",
     "scoped",
 )
 
@@ -280,6 +302,18 @@ CHAT_ASK_QUESTION = Method(
     "The model asks the user (AskUserQuestion), or a hook's prompt action waits for the user's "
     "words. Withdrawn with $/cancelRequest when the turn is cancelled.",
     "scoped",
+)
+
+PAGE_CLOSED = Method(
+    "wave/page/closed",
+    "PAGE_CLOSED",
+    "clientToServer",
+    "PageClosedParams",
+    None,
+    "pages",
+    "A page is gone for good (its tab or view was closed): it is attached to no session any "
+    "more. Sent by the shell, never a page; the shell has answered the questions it held.",
+    shell_only=True,
 )
 
 CANCEL_REQUEST = Method(
@@ -318,6 +352,7 @@ METHODS: tuple[Method, ...] = (
     CHAT_UPDATED,
     CHAT_REQUEST_PERMISSION,
     CHAT_ASK_QUESTION,
+    PAGE_CLOSED,
 )
 BY_NAME: dict[str, Method] = {m.name: m for m in METHODS}
 # Standard LSP methods a shell relays to its pages (not custom: not in METHODS, not an allow-list
@@ -412,7 +447,17 @@ RESTART_SERVER = ShellCommand(
     "RESTART_SERVER",
     "pageToShell",
     "NoArgs",
-    "Start wavehost serve again after it stopped (the shell answers with serverState).",
+    "Start wavehost serve again after it stopped (the shell answers with serverState; VS Code "
+    "loads its pages anew instead once the server runs, and the chat re-attaches to its session).",
+)
+MANAGE_TRUST = ShellCommand(
+    "manageTrust",
+    "MANAGE_TRUST",
+    "pageToShell",
+    "NoArgs",
+    "Show the IDE's own workspace-trust action (VS Code: Manage Workspace Trust; JetBrains: the "
+    "Trusted Locations settings): the chat's way out when project hooks do not run because the "
+    "workspace is not trusted. The page never changes trust itself; browser mode has none.",
 )
 SERVER_STATE = ShellCommand(
     "serverState",
@@ -433,5 +478,6 @@ SHELL_COMMANDS: tuple[ShellCommand, ...] = (
     SHOW_FILE,
     SET_LOCALE,
     RESTART_SERVER,
+    MANAGE_TRUST,
     SERVER_STATE,
 )

@@ -16,9 +16,9 @@ class InitializationOptions(WireModel):
     )
     locale: str | None = Field(default=None, description="UI locale; default: the LSP locale")
     trusted: bool = Field(
-        default=True,
-        description="Workspace trust: if false, project hooks never run (wave/workspace/setTrusted "
-        "changes it later)",
+        default=False,
+        description="Workspace trust: if false (the default: a client must say so), project hooks "
+        "never run and project settings apply nothing (wave/workspace/setTrusted changes it later)",
     )
     hooks: dict[str, Any] | None = Field(
         default=None, description="Programmatic hooks: run first, never listed"

@@ -39,7 +39,6 @@ from wavehost.session.messages import (
     ToolBlock,
     UserMessage,
     history,
-    to_model_messages,
 )
 from wavehost.session.permissions import (
     PermissionPrompt,
@@ -99,7 +98,7 @@ class AgentLoop:
 
     async def _dispatch(self, payload: p.HookInput) -> Outcome:
         if self.hooks.has(event_of(payload)):  # hooks read the transcript: it must be current
-            self.conversation.save()
+            await self.conversation.flush()
         return await self.hooks.dispatch(payload)
 
     def _apply(self, outcome: Outcome, *, meta: bool = True) -> None:
@@ -171,6 +170,7 @@ class AgentLoop:
                     )
                 return
             self._apply(outcome)
+            self.conversation.notice(_continued(outcome))
             stop_hook_active = True
             if self.actor.is_main and self.context.user_waiting():
                 return  # the user's queued message goes first; the loop resumes after it
@@ -189,10 +189,7 @@ class AgentLoop:
     async def _call_model(self, assistant: AssistantMessage) -> None:
         actor = self.actor
         request = ModelRequest(
-            actor.system,
-            to_model_messages(self.conversation.messages),
-            actor.specs,
-            model=actor.model,
+            actor.system, self.conversation.model_messages(), actor.specs, model=actor.model
         )
         # aclosing: an interrupt closes the provider's HTTP stream now, not when GC gets to it
         async with aclosing(self.context.provider.stream(request)) as events:
@@ -412,3 +409,19 @@ class AgentLoop:
         refusal = outcome.tool_error or refused_by_hook(block.name, outcome.permission_reason)
         block.block(refusal, outcome.decided_by)  # refused by a permission hook: it never ran
         return refusal
+
+
+CONTINUE_REASON_SHOWN = 2000  # characters of a Stop hook's reason the chat's line shows
+
+
+def _continued(outcome: Outcome) -> NoticeBlock:
+    """The line between two replies: a Stop hook made the agent go on, and why."""
+    reason = "\n".join(m.strip() for m in outcome.meta_messages if m.strip())
+    return NoticeBlock(
+        level="info",
+        kind="stopContinue",
+        text=p.clip(reason, CONTINUE_REASON_SHOWN),
+        event=outcome.event,
+        label=outcome.event,
+        hook=outcome.decided_by,
+    )

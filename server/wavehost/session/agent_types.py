@@ -7,7 +7,13 @@ nor the session-level tools (crons, worktrees): those belong to the session, not
 
 from dataclasses import dataclass
 
-READ_ONLY = frozenset({"Read", "Glob", "Grep", "Bash", "TaskOutput"})
+from wavehost.hooks.tools.bash import BASH
+from wavehost.hooks.tools.glob import GLOB
+from wavehost.hooks.tools.grep import GREP
+from wavehost.hooks.tools.read import READ
+from wavehost.hooks.tools.task_output import TASK_OUTPUT
+
+READ_ONLY = frozenset(t.name for t in (READ, GLOB, GREP, BASH, TASK_OUTPUT))
 
 
 @dataclass(frozen=True)

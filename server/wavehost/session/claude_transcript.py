@@ -13,6 +13,7 @@ only) are not written. Ids are derived from the messages', so a line keeps its `
 write to the next and across a resume.
 """
 
+import functools
 import json
 import uuid
 from collections.abc import Iterator, Sequence
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from wavehost import __version__
+from wavehost.plumbing import disk
 from wavehost.plumbing.atomic import write_atomically
 from wavehost.session import transcript
 from wavehost.session.messages import AssistantMessage, TextBlock, ToolBlock, UserMessage
@@ -48,15 +50,23 @@ class ClaudeTranscript:
         self.agent_id = agent_id
         self._seen: dict[str, str] = {}  # message id → when it was first written
         self._written: bytes | None = None
+        self._lane = disk.lane(path)
 
-    def write(self, messages: Sequence[UserMessage | AssistantMessage], cwd: Path) -> None:
+    async def flush(self, messages: Sequence[UserMessage | AssistantMessage], cwd: Path) -> None:
+        """Write the conversation as it is now, if it changed, and wait for the file (written on
+        a disk thread, not the event loop; not fsynced: the session's own transcript is the
+        durable one, this is what its hooks read)."""
         data = "".join(
             json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines(messages, cwd)
         ).encode("utf-8")
         if data != self._written:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(self.path, data, durable=False)
             self._written = data
+            self._lane.submit(functools.partial(self._write, data))
+        await self._lane.settled()
+
+    def _write(self, data: bytes) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.path, data, durable=False)
 
     def lines(
         self, messages: Sequence[UserMessage | AssistantMessage], cwd: Path

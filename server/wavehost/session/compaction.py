@@ -25,7 +25,6 @@ from wavehost.session.messages import (
     NoticeBlock,
     UserMessage,
     history,
-    to_model_messages,
 )
 from wavehost.session.providers.base import (
     ModelRequest,
@@ -101,7 +100,7 @@ async def compact(
         return False
     merged = "\n\n".join(part for part in (instructions.strip(), pre.compact_instructions) if part)
     request_text = SUMMARY_REQUEST + (f"\n\nAdditional instructions:\n{merged}" if merged else "")
-    visible = to_model_messages(conversation.messages)
+    visible = conversation.model_messages()
     # The tools go along: a request holding tool calls must declare them.
     request = ModelRequest(SUMMARY_SYSTEM, [*visible, ModelUser(request_text)], tools)
     try:

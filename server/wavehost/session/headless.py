@@ -20,7 +20,8 @@ from typing import Any, Literal, TextIO
 
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session import transcript
-from wavehost.session.chat_session import SessionConfig, open_session
+from wavehost.session.chat_session import SessionConfig
+from wavehost.session.lifecycle import open_session
 from wavehost.session.messages import AssistantMessage
 from wavehost.session.providers import ProviderError, chat_settings, choose, make_provider
 

@@ -24,6 +24,10 @@ from wavehost.hooks.config import HookConfig
 from wavehost.hooks.dialects.wave.model_hooks import HOOK_AGENT
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.models import HookModelError, HookModels, Judgement, Verification
+from wavehost.hooks.tools.glob import GLOB
+from wavehost.hooks.tools.grep import GREP
+from wavehost.hooks.tools.read import READ
+from wavehost.hooks.tools.task_output import TASK_OUTPUT
 from wavehost.session.actor import Actor
 from wavehost.session.agent_loop import AgentLoop, LoopContext
 from wavehost.session.conversation import Conversation
@@ -39,7 +43,7 @@ from wavehost.session.tools.search import Glob, Grep
 from wavehost.session.tools.structured import StructuredOutput
 
 # What an agent hook's subagent may use: tools that look and change nothing.
-READ_ONLY = ("Read", "Glob", "Grep", "TaskOutput")
+READ_ONLY = tuple(t.name for t in (READ, GLOB, GREP, TASK_OUTPUT))
 
 
 class SessionHookModels:
@@ -107,7 +111,8 @@ class SessionHookModels:
         except ProviderError as err:
             raise HookModelError(str(err)) from err
         finally:
-            actor.conversation.save(durable=True)
+            # written before the answer is given: Test this hook removes its folder after it
+            await actor.conversation.flush(durable=True)
         return answer.answer
 
 
@@ -167,7 +172,10 @@ async def trial_models(project: Path, *, trusted: bool) -> AsyncIterator[HookMod
             user_waiting=lambda: False,
             before_model_call=ready,
         )
-        yield SessionHookModels(context, toolbox(Read(), Glob(), Grep()), project, home)
+        try:
+            yield SessionHookModels(context, toolbox(Read(), Glob(), Grep()), project, home)
+        finally:
+            await provider.aclose()
 
 
 def _unsaved(messages: list[Any]) -> Any:

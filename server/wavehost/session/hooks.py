@@ -24,7 +24,8 @@ from typing import Any
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
-from wavehost.hooks.config import DialectName, HookHandler
+from wavehost.hooks.config import HookHandler
+from wavehost.hooks.dialect_registry import DialectName
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.models import HookModels
 from wavehost.hooks.outcome import Outcome, subject_of
@@ -146,6 +147,7 @@ class SessionHooks:
             context = self._contexts[key] = HookContext(
                 cwd=cwd,
                 project_dir=self.root,
+                base_env=self.workspace.env,
                 session_id=self.session_id,
                 entrypoint=self.entrypoint,
                 effort=self.effort,
@@ -167,9 +169,9 @@ class SessionHooks:
         event = event_of(payload)
         if not given and not self.engine.has_hooks(event, only):
             return self.engine.nothing(event)  # no process to start, no transcript to write
-        self.conversation.save()  # hooks read transcript_path: it must show everything so far
+        await self.conversation.flush()  # hooks read transcript_path: all so far, on disk
         if self.export is not None:
-            self.export.write(self.conversation.messages, self.workspace.cwd)
+            await self.export.flush(self.conversation.messages, self.workspace.cwd)
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
         context = self.context(Path(payload.cwd), event)
         handlers = await self.engine.select(event, subject_of(payload), payload)

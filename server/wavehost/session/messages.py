@@ -80,6 +80,9 @@ class NoticeBlock(SessionModel):
     exit_code: int | None = None
     label: str | None = None  # "PostToolUse:Write" for tool events, else the event name
     hook: HookRef | None = None  # the hook it came from
+    # "stopContinue": a Stop hook refused to let the agent stop (`text`: its reason), shown
+    # between the reply it refused and the one it made the agent go on with
+    kind: Literal["stopContinue"] | None = None
 
     @classmethod
     def from_hook(cls, notice: Notice) -> "NoticeBlock":

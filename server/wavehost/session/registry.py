@@ -14,7 +14,8 @@ import anyio
 from anyio.abc import TaskStatus
 
 from wavehost.plumbing.task_group import OwnedTaskGroup
-from wavehost.session.chat_session import ChatSession, SessionConfig, open_session
+from wavehost.session.chat_session import ChatSession, SessionConfig
+from wavehost.session.lifecycle import open_session
 
 
 class SessionRegistry(OwnedTaskGroup):

@@ -105,7 +105,7 @@ class Subagents:
     def _actor(self, kind: AgentType, agent_id: str, workspace: Workspace) -> Actor:
         session_id = self.hooks.session_id
         path = paths.agent_transcript_path(session_id, agent_id, self.home)
-        own = Workspace(workspace.root, workspace.cwd, workspace.env_file, workspace.identity)
+        own = dataclasses.replace(workspace)  # its own cwd from here on
         tools = {
             name: tool
             for name, tool in self.tools.items()

@@ -139,6 +139,12 @@ class Worktrees:
             await _git(workspace.spawn_dir(), "rev-parse", "--show-toplevel", trusted=trusted)
         )
         path = paths.worktrees_dir(top) / name
+        leads = paths.outside(top, path)  # `.wave` or its `worktrees` linked elsewhere
+        if leads is not None:
+            raise ToolError(
+                f"{path.parent} leads out of the repository (to {leads.parent}): "
+                "no worktree is made there"
+            )
         if path.exists():
             raise ToolError(f"Worktree path already exists: {path}")
         branch = f"worktree-{name}"

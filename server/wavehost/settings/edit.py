@@ -16,14 +16,15 @@ import os
 from pathlib import Path
 from typing import Any
 
+from wavehost import paths
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.jsonpointer import pointer_split
 from wavehost.hooks.safe_read import JsonRead, read_json
+from wavehost.plumbing.locks import locked_directory
 from wavehost.settings.errors import SettingsError
 from wavehost.settings.files import (
     FileVersion,
-    locked_directory,
     remove_stale_temps,
     replace_if_unchanged,
 )
@@ -33,16 +34,19 @@ RELOAD = "Reload the list and try again."
 ATTEMPTS = 5  # reads of a file that keeps changing under a delete, before `conflict`
 
 
-def delete_handler(handler: HookHandler) -> None:
-    """Remove `handler` from its file. Raises `SettingsError`; on error the file is untouched."""
+def delete_handler(handler: HookHandler, within: Path | None = None) -> None:
+    """Remove `handler` from its file, which must really be under `within` when given (a
+    project's file). Raises `SettingsError`; on error the file is untouched."""
     if handler.path is None:
         raise SettingsError("readOnly", "Programmatic hooks are not stored in a file.")
     listed = handler.path
     target = listed.resolve()  # a symlinked settings file (dotfiles): edit the file it points to
     try:
+        _check_within(listed, within)
         with locked_directory(target.parent):
             remove_stale_temps(target)
             for _ in range(ATTEMPTS):
+                _check_within(listed, within)  # linked out since the list was loaded?
                 read = _read(target, listed)
                 document = _document(read, listed)
                 path = _removal_path(document, handler)
@@ -68,6 +72,15 @@ def delete_handler(handler: HookHandler) -> None:
         raise SettingsError("ioError", message, listed) from err
     message = f"{listed} kept changing while the hook was being deleted. {RELOAD}"
     raise SettingsError("conflict", message, listed)
+
+
+def _check_within(listed: Path, within: Path | None) -> None:
+    """A project's file that now leads out of the project (linked to the user's settings after
+    it was listed) is not edited: the hook it held was the project's."""
+    leads = None if within is None else paths.outside(within, listed)
+    if leads is not None:
+        message = f"{listed} leads out of the project (to {leads}), so it is not edited. {RELOAD}"
+        raise SettingsError("conflict", message, listed)
 
 
 def _read(target: Path, listed: Path) -> JsonRead:

@@ -19,7 +19,7 @@ from wavehost.hooks.config import HookConfig, HookHandler
 from wavehost.hooks.dialects.wave.http_hooks import HttpSpec
 from wavehost.hooks.dialects.wave.matcher import WaveMatcher
 from wavehost.hooks.engine import HookEngine, dedupe_key
-from wavehost.settings.runlog import EventSeen, RunLog
+from wavehost.hooks.runlog import EventSeen, RunLog
 
 EXPLAIN_WAIT = 2.0  # seconds the matcher step may wait for bounded matchers, all subjects together
 StepCode = Literal[

@@ -1,4 +1,5 @@
-"""Safe file replacement: an exclusive lock per directory, and checked, atomic temp-file writes.
+"""Safe file replacement: checked, atomic temp-file writes, under the directory's lock
+(`plumbing.locks`).
 
 Other wavehost processes take the lock; editors do not. So a replacement must not lose what an
 editor wrote after the file was read: `replace_if_unchanged` writes the new bytes to a temp file
@@ -22,8 +23,7 @@ import logging
 import os
 import re
 import sys
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -32,35 +32,10 @@ from wavehost.hooks.safe_read import read_bytes
 from wavehost.plumbing import atomic
 from wavehost.plumbing.atomic import TEMP_RANDOM, TEMP_SUFFIX, fsync_directory, write_temp
 
-if sys.platform != "win32":
-    import fcntl
-
 log = logging.getLogger(__name__)
 
-_in_process = threading.Lock()  # Windows has no flock: there, only this process is serialised
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
-
-
-@contextlib.contextmanager
-def locked_directory(directory: Path) -> Iterator[None]:
-    """Hold an exclusive lock on `directory` (blocking).
-
-    The directory is locked rather than the file, because the file is replaced by a rename and a
-    lock on the old inode would not cover the new one; and rather than a lock file, so that no
-    stray file appears in people's `.wave` folders. flock locks are per open file description, so
-    two threads of one process exclude each other just like two processes do.
-    """
-    if sys.platform == "win32":
-        with _in_process:
-            yield
-        return
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,13 +59,9 @@ def _members(text: str, start: int) -> tuple[list[_Member], int]:
             raise ValueError(f"expected ',' or {closer!r} at offset {pos}")
 
 
-def remove_member(text: str, path: Sequence[Key]) -> str:
-    """`text` without the member at `path` (object keys and array indexes from the root).
-
-    Raises KeyError when the path does not exist and ValueError when the text is not JSON.
-    """
-    if not path:
-        raise KeyError("cannot remove the root")
+def _find(text: str, path: Sequence[Key]) -> tuple[_Member, list[_Member], int, int]:
+    """The member at `path`, its siblings, the position of their container and of its closer.
+    Raises KeyError when the path does not exist and ValueError when the text is not JSON."""
     container = _skip(text, 0)
     for depth, key in enumerate(path):
         if text[container] not in "{[":
@@ -76,11 +72,33 @@ def remove_member(text: str, path: Sequence[Key]) -> str:
         if not found:
             raise KeyError(f"no {key!r} at {list(path[:depth])}")
         member = found[-1]
-        if depth < len(path) - 1:
-            container = member.value_start
+        if depth == len(path) - 1:
+            return member, members, container, closer
+        container = member.value_start
+    raise KeyError("the root is no member")
+
+
+def remove_member(text: str, path: Sequence[Key]) -> str:
+    """`text` without the member at `path` (object keys and array indexes from the root).
+
+    Raises KeyError when the path does not exist and ValueError when the text is not JSON.
+    """
+    if not path:
+        raise KeyError("cannot remove the root")
+    member, members, container, closer = _find(text, path)
     index = members.index(member)
     if len(members) == 1:  # leave an empty container: `{}` / `[]`
         return text[: container + 1] + text[closer:]
     if index < len(members) - 1:  # up to the next member: takes this one's comma along
         return text[: member.start] + text[members[index + 1].start :]
     return text[: members[index - 1].end] + text[member.end :]  # the last: the comma before it
+
+
+def member_lines(text: str, path: Sequence[Key]) -> tuple[int, int] | None:
+    """The 1-based first and last lines of the value at `path` (a hook's entry, to show it in
+    an editor); None when the path is not in the text or the text is not JSON."""
+    try:
+        member, *_ = _find(text, path)
+    except (KeyError, ValueError, IndexError):
+        return None
+    return text.count("\n", 0, member.value_start) + 1, text.count("\n", 0, member.end) + 1

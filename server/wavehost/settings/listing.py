@@ -7,7 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from wavehost import paths
 from wavehost.hooks.config import ConfigFile, Diagnostic, HookConfig, HookHandler, Source
+from wavehost.hooks.dialect_registry import DialectName
+from wavehost.hooks.dialects import DIALECTS
+from wavehost.settings.overlaps import Overlap, overlaps
 
 FileSource = Literal["user", "project", "plugin"]  # where a listed hook can come from
 
@@ -26,6 +30,15 @@ class ListedFile:
     source: FileSource
 
 
+@dataclass(frozen=True, slots=True)
+class DialectOff:
+    """A dialect the user switched off, and how many of its hooks would otherwise run."""
+
+    dialect: DialectName
+    hooks: int
+    file: Path  # the settings file whose `hookDialects` switches it off
+
+
 @dataclass(frozen=True)
 class HooksListing:
     project_dir: Path
@@ -35,6 +48,8 @@ class HooksListing:
     trusted: bool  # False: project hooks are listed but never run
     home: Path | None = None  # the user's home, for showing paths as ~/…
     disabled_by: Path | None = None  # the file whose disableAllHooks: true is in force
+    overlaps: tuple[Overlap, ...] = ()  # where two dialects' hooks fire on one call
+    dialects_off: tuple[DialectOff, ...] = ()  # in the documented order
 
     @property
     def project_name(self) -> str:
@@ -64,6 +79,21 @@ def listed_hooks(config: HookConfig) -> list[ListedHook]:
     return listed
 
 
+def dialects_off(
+    config: HookConfig, project_dir: Path, *, trusted: bool, home: Path | None
+) -> tuple[DialectOff, ...]:
+    """The switched-off dialects with the hooks their files hold that would run: what a user who
+    relies on them must be told (their files are read for this count only)."""
+    found = []
+    for name, dialect in DIALECTS.items():
+        if name not in config.dialects_off:
+            continue
+        loaded = dialect.load(project_dir, home, trusted)
+        would_run = [h for h in loaded.handlers if not h.untrusted and not h.disabled]
+        found.append(DialectOff(name, len(would_run), paths.user_settings(home)))
+    return tuple(found)
+
+
 def listing_of(
     config: HookConfig, project_dir: Path, *, trusted: bool = True, home: Path | None = None
 ) -> HooksListing:
@@ -80,4 +110,6 @@ def listing_of(
         trusted=trusted,
         home=home if home is not None else Path.home(),
         disabled_by=config.disabled_by,
+        overlaps=overlaps(config),
+        dialects_off=dialects_off(config, project_dir, trusted=trusted, home=home),
     )

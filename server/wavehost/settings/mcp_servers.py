@@ -226,7 +226,7 @@ def read_mcp_config(
         found.update((s.name, s) for s in servers)
     if project_dir is not None:
         path = paths.project_mcp_servers(project_dir)
-        read = read_json(path)
+        read = read_json(path, within=project_dir)  # a link out of the project is not read
         error = read.error
         servers = []
         if read.exists and error is None:

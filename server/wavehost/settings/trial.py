@@ -9,39 +9,38 @@ run log.
 """
 
 import dataclasses
+import json
 import types
 import typing
 import uuid
 from pathlib import Path
 from typing import Any, Literal
 
+import anyio
 from pydantic import BaseModel, ValidationError
 
-from wavehost import paths
-from wavehost.hooks import patterns
+from wavehost import environment, paths
+from wavehost.hooks import patterns, tools
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.engine import run_one
 from wavehost.hooks.models import HookModels
 from wavehost.hooks.outcome import Outcome
-from wavehost.hooks.payloads import HookInput
+from wavehost.hooks.payloads import HookInput, plain_problems, problems_of
+from wavehost.hooks.runlog import RunLog, RunRecord
 from wavehost.hooks.runner import HookContext, HookRun
+from wavehost.hooks.tools.bash import BASH
+from wavehost.plumbing import orphans
 from wavehost.settings.errors import SettingsError
-from wavehost.settings.runlog import RunLog, RunRecord
 
 TEST_TIMEOUT = 120.0  # seconds at most for a test, whatever the hook's own timeout
 TEST_SESSION = "hook-test"
 
-# What a few well-known tools are called with, so a sample reads like a real call.
-_TOOL_INPUTS: dict[str, dict[str, Any]] = {
-    "Bash": {"command": "ls -la", "description": "List the files"},
-    "Write": {"file_path": "{project}/notes.txt", "content": "hello\n"},
-    "Edit": {"file_path": "{project}/notes.txt", "old_string": "hello", "new_string": "hi"},
-    "Read": {"file_path": "{project}/README.md"},
-    "Glob": {"pattern": "**/*.py"},
-    "Grep": {"pattern": "TODO"},
-}
-_TOOL_NAMES = (*_TOOL_INPUTS, "Agent", "WebFetch", "NotebookEdit", "MultiEdit")
+# The tools a sample may call, most typical first: Bash (what a matcher of every tool gets), then
+# the tools wavehost offers, then Claude Code's others. Each comes with its catalogue sample.
+_TOOL_NAMES = tuple(
+    t.name for t in sorted(tools.TOOLS, key=lambda t: (t is not BASH, not t.offered))
+)
 _TEXTS = {
     "prompt": "Summarise what changed today",
     "message": "Wave needs your permission to use Bash",
@@ -130,7 +129,8 @@ def sample_payload(
             out[name] = _value(name, info.annotation, project)
     tool = out.get("tool_name")
     if "tool_input" in out and isinstance(tool, str):
-        sample = _TOOL_INPUTS.get(tool, {})
+        known = tools.named(tool)
+        sample = known.sample if known is not None else {}
         out["tool_input"] = {
             k: v.replace("{project}", str(project)) if isinstance(v, str) else v
             for k, v in sample.items()
@@ -147,16 +147,37 @@ def parse_payload(handler: HookHandler, raw: dict[str, Any]) -> HookInput:
     try:
         payload = model.model_validate(data)
     except ValidationError as err:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'payload'}: {e['msg']}" for e in err.errors()
-        )
         raise SettingsError(
             "invalidPayload",
-            f"The sample payload is not a valid {handler.event.name} input: "
-            f"{problems}. Fix it and run the test again.",
+            f"This is not a {handler.event.name} input: {plain_problems(err)}.",
+            problems=problems_of(err),
         ) from err
     assert isinstance(payload, HookInput)
     return payload
+
+
+def shown_stdin(handler: HookHandler, payload: HookInput, sent: str | None = None) -> str:
+    """What the hook reads on stdin, in its dialect's shape (Copilot's `toolName`/`toolArgs`,
+    Snow's context), laid out to be read and edited."""
+    text = sent if sent is not None else DIALECTS[handler.dialect].stdin(handler, payload).decode()
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except ValueError:
+        return text
+
+
+def edited_stdin(handler: HookHandler, text: str) -> tuple[dict[str, Any], bytes]:
+    """An edited stdin: the document, and the bytes the hook reads — one line of compact JSON,
+    as its dialect writes it (a Wave hook's ends with a newline, as Claude Code's does)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as err:
+        line = f" (line {err.lineno}, column {err.colno})"
+        raise SettingsError("invalidPayload", f"The input is not JSON{line}.") from err
+    if not isinstance(document, dict):
+        raise SettingsError("invalidPayload", "The input must be a JSON object ({ … }).")
+    compact = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return document, compact + b"\n" if handler.dialect == "wave" else compact
 
 
 async def run_trial(
@@ -165,21 +186,30 @@ async def run_trial(
     project: Path,
     run_log: RunLog,
     models: HookModels | None = None,
+    stdin: bytes | None = None,
 ) -> TrialResult:
     """Run the hook once, for real, in the project; record it as a test run. `models`: what a
-    prompt or agent hook asks (the session layer's, given by whoever runs the test)."""
+    prompt or agent hook asks (the session layer's, given by whoever runs the test). `stdin`:
+    what to send instead of the payload as its dialect renders it (an edited input)."""
     timeout = min(handler.timeout or TEST_TIMEOUT, TEST_TIMEOUT)
     limited = dataclasses.replace(handler, timeout=timeout)
     # As a session runs it: its dialect's stdin (Copilot's and Snow's own shapes), its process
     # (shell, exec form, environment), or no process at all (Snow's context).
     dialect = DIALECTS[handler.dialect]
-    stdin = dialect.stdin(limited, payload)
-    context = HookContext(cwd=Path(payload.cwd), project_dir=project, models=models)
-    run = await run_one(limited, stdin, context, dialect, payload)
+    sent = stdin if stdin is not None else dialect.stdin(limited, payload)
+    owner = orphans.Owner()  # what the hook leaves running (`setsid … &`) ends with its test
+    env = owner.env(environment.inherited())
+    context = HookContext(cwd=Path(payload.cwd), project_dir=project, models=models, base_env=env)
+    try:
+        run = await run_one(limited, sent, context, dialect, payload)
+    finally:
+        with anyio.CancelScope(shield=True):
+            await owner.end()
     run = dataclasses.replace(run, handler=handler)
-    record = run_log.ran(payload, run, trigger="test")
+    text = sent.decode("utf-8", "replace")
+    record = run_log.ran(payload, run, trigger="test", stdin=text if stdin is not None else None)
     outcome = dialect.interpret(payload, [run])
     if outcome.after_call:  # a session adds these once the call is over; here, with the rest
         meta = [*outcome.meta_messages, *outcome.after_call]
         outcome = outcome.model_copy(update={"meta_messages": meta})
-    return TrialResult(stdin.decode("utf-8"), run, outcome, record, timeout)
+    return TrialResult(text, run, outcome, record, timeout)

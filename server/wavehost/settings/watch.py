@@ -5,13 +5,15 @@ which a watch on the old inode would miss; non-recursively, because a project ma
 a directory does not exist yet (no `.wave/` folder) or cannot be read, its nearest ancestor that
 can is watched, so creating it (or making it readable) is seen; the watch set is then recomputed.
 A notification is sent only when the snapshot of the inputs changed, which also merges a burst of
-writes into one.
+writes into one. A write of the server's own (a delete, whose answer carries the new list) is not
+news: while one is under way (`own_write`) a change waits, and what the writer saw afterwards
+counts as known.
 """
 
 import contextlib
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import anyio
@@ -26,9 +28,15 @@ log = logging.getLogger(__name__)
 
 def watch_directories(inputs: Inputs) -> frozenset[Path]:
     """The folders of the files and the watched folders themselves; where one does not exist or
-    cannot be read, its nearest ancestor that can (which sees it appear or change mode)."""
+    cannot be read, its nearest ancestor that can (which sees it appear or change mode). A
+    project file that leads out of the project is watched through the folder of the link that
+    leads out (which sees it change), never through the link."""
     directories = set()
-    for directory in {f.parent for f in inputs.files} | inputs.directories:
+    parents = set()
+    for file in inputs.files:
+        link = inputs.link_out(file)
+        parents.add(file.parent if link is None else link.parent)
+    for directory in parents | inputs.directories:
         while not _watchable(directory) and directory.parent != directory:
             directory = directory.parent
         directories.add(directory)
@@ -69,11 +77,30 @@ class ConfigWatcher:
         self._backoff = (min_backoff_s, max_backoff_s)
         self._stop = anyio.Event()
         self._last: Snapshot | None = None
+        self._writes = 0  # writes of our own under way
+        self._written = anyio.Event()  # set when the last of them is over
         self._healthy = False
         self.failures = 0  # restarts after an error, for tests and logs
 
     def stop(self) -> None:
         self._stop.set()
+
+    @contextlib.asynccontextmanager
+    async def own_write(self) -> AsyncIterator[Callable[[Snapshot], None]]:
+        """Around a write of the server's own: the change it makes is not news. Yields `seen`,
+        to call with the snapshot the writer took after writing (before it listed)."""
+        if self._writes == 0:
+            self._written = anyio.Event()
+        self._writes += 1
+        try:
+            yield self._seen
+        finally:
+            self._writes -= 1
+            if self._writes == 0:
+                self._written.set()
+
+    def _seen(self, snapshot: Snapshot) -> None:
+        self._last = snapshot
 
     async def run(self) -> None:
         delay = self._backoff[0]
@@ -140,6 +167,8 @@ class ConfigWatcher:
                         if moved == stats:
                             continue
                         stats = moved
+                    while self._writes:  # ours: what its writer saw is known then
+                        await self._written.wait()
                     now = await to_thread.run_sync(inputs.snapshot)
                     if now != self._last:
                         self._last = now

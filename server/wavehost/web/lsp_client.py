@@ -18,7 +18,7 @@ from wavehost.protocol import table
 log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
-RequestHandler = Callable[[str, Any], Awaitable[Any]]
+RequestHandler = Callable[[str, Any, Any], Awaitable[Any]]  # method, params, the request's id
 NotificationHandler = Callable[[str, Any], None]
 
 METHOD_NOT_FOUND = -32601
@@ -82,6 +82,7 @@ class LspClient:
         on_notification: NotificationHandler,
         on_exit: Callable[[str], None],
         env: dict[str, str] | None = None,
+        on_withdrawn: Callable[[int | str], None] = lambda _id: None,
     ) -> None:
         self._command = list(command)
         self._env = env
@@ -89,6 +90,7 @@ class LspClient:
         self._on_request = on_request
         self._on_notification = on_notification
         self._on_exit = on_exit
+        self._on_withdrawn = on_withdrawn
         self._ids = itertools.count(1)
         self._pending: dict[int | str, asyncio.Future[JSON]] = {}
         self._process: asyncio.subprocess.Process | None = None
@@ -182,6 +184,9 @@ class LspClient:
                 self._answering.get(request_id) if isinstance(request_id, int | str) else None
             )
             if answering is not None:
+                # Told now, in the order of the server's messages: the handler's cancellation
+                # only runs later, after notifications that came behind the withdrawal.
+                self._on_withdrawn(request_id)  # type: ignore[arg-type]
                 answering.cancel()
         else:
             try:
@@ -192,7 +197,7 @@ class LspClient:
     async def _answer(self, request_id: Any, method: str, params: Any) -> None:
         response: JSON = {"jsonrpc": "2.0", "id": request_id}
         try:
-            response["result"] = await self._on_request(method, params)
+            response["result"] = await self._on_request(method, params, request_id)
         except asyncio.CancelledError:
             if self.exit_reason is not None:
                 raise

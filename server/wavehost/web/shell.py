@@ -5,13 +5,14 @@ protocol's methods: the allow-list comes from the method table, `wavehost.protoc
 does the table's shell-local commands itself: `closeSettings` / `openChat` switch the page to
 the chat view, and the server's `window/showDocument` shows the file read-only in the page.
 
-Tabs are isolated by chat session, as the table's `session` roles say: a page attaches to the
-sessions it opens, and what the server sends about a session (updates, permission questions)
-goes only to the pages attached to it; `wave/hooks/changed` goes to every page. A permission
-question is asked of every page attached to its session: the first answer wins and the others
-are told to drop it (`$/cancelRequest` under the id each was asked with), as they are when the
-server withdraws it. The file `window/showDocument` shows goes only to the page whose
-`wave/openConfigFile` for it is in flight.
+Tabs share one server and are told apart by a page id: every request a tab sends goes to the
+server with its `pageId`, and what the server sends goes to the tabs it names (`pageIds`), or to
+every tab when it names none. Which tab shows which chat session is the server's to decide
+(`wavehost.lsp.pages`); this shell keeps no session state. A server→client request (a permission
+question) names one tab: it is asked there under an id of the shell's, withdrawn from it when the
+server withdraws it (`$/cancelRequest`), and answered with an error when the tab is gone. A tab
+that closes is reported to the server (`wave/page/closed`). The file `window/showDocument` shows
+goes to the tab it names (the one whose `wave/openConfigFile` asked).
 
 When the server stops, the pages stay connected and are told (`serverState` running false, with
 why); a page's `restartServer` starts a new `wavehost serve` and every page hears `serverState`
@@ -22,13 +23,14 @@ before the next message is looked at (its answer is awaited separately).
 """
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -70,14 +72,15 @@ def path_from_uri(uri: str) -> Path | None:
 class Page:
     """One browser tab's WebSocket."""
 
+    _ids = itertools.count(1)
+
     def __init__(self, socket: web.WebSocketResponse) -> None:
         self.socket = socket
+        self.id = f"tab-{next(Page._ids)}"  # what the server calls it (table.PAGE_ID)
         # Requests relayed and not answered yet: past the cap its socket is not read until one
         # is (TCP pushes back), so a flood from a page cannot grow this process without bound.
         self.in_flight = asyncio.Semaphore(MAX_IN_FLIGHT)
         self._send_lock = asyncio.Lock()
-        self.sessions: set[str] = set()  # the chat sessions this page is attached to
-        self.opening: list[str] = []  # paths of its wave/openConfigFile requests in flight
 
     async def send(self, envelope: dict[str, Any]) -> None:
         if self.socket.closed:
@@ -94,11 +97,12 @@ class Page:
 
 @dataclass
 class _Asked:
-    """One server→client request, asked of one or more pages (each under its own id)."""
+    """One server→client request, asked of one page under an id of the shell's."""
 
+    page: Page
     answer: "asyncio.Future[dict[str, Any]]"
-    pages: dict[str, Page] = field(default_factory=dict)  # page-side request id → page
-    answered_by: str | None = None
+    server_id: Any  # the id the server asked under
+    withdrawn: bool = False  # the page was told the server withdrew it
 
 
 class BrowserShell:
@@ -113,9 +117,9 @@ class BrowserShell:
         self.project = project
         self.locale = locale
         self.trusted = trusted  # False: the project's hooks are listed but never run
-        self.pages: list[Page] = []
+        self.pages: dict[str, Page] = {}  # by page id
         self._ids = itertools.count(1)
-        self._asked: dict[str, _Asked] = {}  # by page-side request id
+        self._asked: dict[str, _Asked] = {}  # by the id the page was asked under
         self._tasks: set[asyncio.Task[None]] = set()
         self._command = list(command or serve_command())
         self._env = env
@@ -130,6 +134,7 @@ class BrowserShell:
             self._server_notification,
             self._server_exited,
             env=self._env,
+            on_withdrawn=self._server_withdrew,
         )
 
     # -- the server side ----------------------------------------------------------------
@@ -151,7 +156,7 @@ class BrowserShell:
             await self._tell_pages(running=True, reason=None)
 
     async def _tell_pages(self, *, running: bool, reason: str | None) -> None:
-        for page in list(self.pages):
+        for page in list(self.pages.values()):
             await page.shell(table.SERVER_STATE, running=running, reason=reason)
 
     async def start(self) -> None:
@@ -181,7 +186,7 @@ class BrowserShell:
         await self.lsp.notify("initialized", {})
 
     async def stop(self) -> None:
-        for page in list(self.pages):
+        for page in list(self.pages.values()):
             await page.socket.close(code=WSCloseCode.GOING_AWAY, message=b"wavehost web stopped")
         await self.lsp.stop()
 
@@ -190,26 +195,30 @@ class BrowserShell:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _pages_for(self, method: table.Method, params: Any) -> list[Page]:
-        """The pages a server→client message goes to: those attached to its session, or all."""
-        if method.session != "scoped":
-            return list(self.pages)
-        session_id = params.get("sessionId") if isinstance(params, dict) else None
-        return [page for page in self.pages if session_id in page.sessions]
+    def _addressed(self, params: Any) -> tuple[list[Page], Any]:
+        """The pages a server→client message names (`pageIds`; none: every page), and its params
+        as the pages get them (without the names)."""
+        if not isinstance(params, dict) or table.PAGE_IDS not in params:
+            return list(self.pages.values()), params
+        params = dict(params)
+        named = params.pop(table.PAGE_IDS)
+        ids = named if isinstance(named, list) else []
+        return [self.pages[i] for i in ids if isinstance(i, str) and i in self.pages], params
 
     def _server_notification(self, method: str, params: Any) -> None:
         if method in PAGE_NOTIFICATIONS:
+            pages, params = self._addressed(params)
             envelope = {"kind": "notification", "method": method, "params": params or {}}
-            for page in self._pages_for(table.BY_NAME[method], params):
+            for page in pages:
                 self._spawn(page.send(envelope))
         elif method == "window/logMessage" and isinstance(params, dict):
             log.info("server: %s", params.get("message"))
 
-    async def _server_request(self, method: str, params: Any) -> Any:
+    async def _server_request(self, method: str, params: Any, server_id: Any) -> Any:
         if method == "window/showDocument":
             return await self._show_document(params)
         if method in PAGE_ANSWERS:
-            return await self._ask_page(method, params)
+            return await self._ask_page(method, params, server_id)
         if method in ("window/workDoneProgress/create", "client/registerCapability"):
             return None
         if method == "workspace/configuration":
@@ -218,11 +227,12 @@ class BrowserShell:
         raise ResponseError(METHOD_NOT_FOUND, f"wavehost web does not handle {method}")
 
     async def _show_document(self, params: Any) -> dict[str, bool]:
-        uri = params.get("uri", "") if isinstance(params, dict) else ""
-        path = path_from_uri(uri)
-        # Only the page that asked to open it (the file may be private to that page's user).
-        asker = next((p for p in self.pages if path is not None and str(path) in p.opening), None)
-        if path is None or asker is None:
+        # Only to the page the server names (the one that asked: the file may be private to it).
+        if not isinstance(params, dict) or table.PAGE_IDS not in params:
+            return {"success": False}
+        pages, params = self._addressed(params)
+        path = path_from_uri(str(params.get("uri", "")))
+        if path is None or len(pages) != 1:
             return {"success": False}
         try:  # bounded, regular files only: the viewer shows config files, not /dev/zero
             data, _ = await asyncio.to_thread(read_bytes, path, limit=MAX_VIEWED_FILE)
@@ -231,33 +241,30 @@ class BrowserShell:
             log.warning("cannot show %s: %s", path, err)
             return {"success": False}
         # Delivered before the answer, so the page has the file before its request returns.
-        selection = params.get("selection") if isinstance(params, dict) else None
-        start = selection.get("start") if isinstance(selection, dict) else None
-        row = start.get("line") if isinstance(start, dict) else None
-        line = row + 1 if isinstance(row, int) and row >= 0 else None
-        await asker.shell(table.SHOW_FILE, path=str(path), content=content, line=line)
+        line, end_line = _selected_lines(params)
+        await pages[0].shell(
+            table.SHOW_FILE, path=str(path), content=content, line=line, endLine=end_line
+        )
         return {"success": True}
 
-    async def _ask_page(self, method: str, params: Any) -> Any:
-        """Ask every page attached to the request's session; the first answer is the answer."""
-        pages = self._pages_for(table.BY_NAME[method], params)
-        if not pages:
-            raise ResponseError(INTERNAL_ERROR, "no page of this session is open to answer")
-        asked = _Asked(asyncio.get_running_loop().create_future())
-        for page in pages:
-            request_id = f"srv-{next(self._ids)}"
-            asked.pages[request_id] = page
-            self._asked[request_id] = asked
+    async def _ask_page(self, method: str, params: Any, server_id: Any) -> Any:
+        """Ask the page the server names; its answer (or its error) is the answer."""
+        pages, params = self._addressed(params)
+        if len(pages) != 1:
+            raise ResponseError(INTERNAL_ERROR, "the page asked is not open")
+        request_id = f"srv-{next(self._ids)}"
+        asked = _Asked(pages[0], asyncio.get_running_loop().create_future(), server_id)
+        self._asked[request_id] = asked
         try:
-            for request_id, page in list(asked.pages.items()):
-                envelope = {"kind": "request", "id": request_id, "method": method}
-                await page.send({**envelope, "params": params})
+            envelope = {"kind": "request", "id": request_id, "method": method, "params": params}
+            await asked.page.send(envelope)
             answer = await asked.answer
-        finally:  # answered, withdrawn by the server, or the server went away
-            for request_id, page in asked.pages.items():
-                self._asked.pop(request_id, None)
-                if request_id != asked.answered_by:
-                    self._spawn(page.send(_withdrawn(request_id)))
+        except asyncio.CancelledError:  # the server withdrew it ($/cancelRequest)
+            if not asked.withdrawn:
+                self._spawn(asked.page.send(_withdrawn(request_id)))
+            raise
+        finally:
+            self._asked.pop(request_id, None)
         if "error" in answer and isinstance(answer["error"], dict):
             error = answer["error"]
             raise ResponseError(
@@ -267,21 +274,17 @@ class BrowserShell:
             )
         return answer.get("result")
 
-    def _page_answered(self, page: Page, envelope: dict[str, Any]) -> None:
-        request_id = str(envelope.get("id"))
-        asked = self._asked.get(request_id)
-        if asked is None or asked.pages.get(request_id) is not page or asked.answer.done():
-            return
-        if "error" in envelope:  # this page cannot answer: the others still may
-            self._give_up(asked, request_id, envelope)
-            return
-        asked.answered_by = request_id
-        asked.answer.set_result(envelope)
+    def _server_withdrew(self, server_id: int | str) -> None:
+        """The server withdrew a question ($/cancelRequest): its page hears it in the order of
+        the server's messages (before an update that came behind it)."""
+        for request_id, asked in self._asked.items():
+            if asked.server_id == server_id and not asked.withdrawn:
+                asked.withdrawn = True
+                self._spawn(asked.page.send(_withdrawn(request_id)))
 
-    def _give_up(self, asked: _Asked, request_id: str, envelope: dict[str, Any]) -> None:
-        del asked.pages[request_id]
-        self._asked.pop(request_id, None)
-        if not asked.pages and not asked.answer.done():
+    def _page_answered(self, page: Page, envelope: dict[str, Any]) -> None:
+        asked = self._asked.get(str(envelope.get("id")))
+        if asked is not None and asked.page is page and not asked.answer.done():
             asked.answer.set_result(envelope)
 
     def _server_exited(self, reason: str) -> None:
@@ -300,7 +303,7 @@ class BrowserShell:
 
     async def attach(self, page: Page) -> None:
         """Serves one page until its socket closes."""
-        self.pages.append(page)
+        self.pages[page.id] = page
         if self.lsp.exit_reason is not None:
             await page.shell(table.SERVER_STATE, running=False, reason=self.lsp.exit_reason)
         try:
@@ -315,12 +318,15 @@ class BrowserShell:
                 if isinstance(envelope, dict):
                     await self._from_page(page, envelope)
         finally:
-            self.pages.remove(page)
-            # A question only this page could answer gets an answer now, not never.
+            del self.pages[page.id]
+            # A question only this page was asked gets an answer now, not never.
             error = {"error": {"code": INTERNAL_ERROR, "message": "the page was closed"}}
-            for request_id, asked in list(self._asked.items()):
-                if asked.pages.get(request_id) is page:
-                    self._give_up(asked, request_id, error)
+            for asked in list(self._asked.values()):
+                if asked.page is page and not asked.answer.done():
+                    asked.answer.set_result(error)
+            if self.lsp.exit_reason is None:
+                with contextlib.suppress(ServerExitedError, ConnectionError):
+                    await self.lsp.notify(table.PAGE_CLOSED.name, {table.PAGE_ID: page.id})
 
     async def _from_page(self, page: Page, envelope: dict[str, Any]) -> None:
         kind = envelope.get("kind")
@@ -350,16 +356,11 @@ class BrowserShell:
         self, page: Page, envelope: dict[str, Any], request_id: Any, method: str
     ) -> bool:
         """True when the server's answer is awaited in the background (it releases the slot)."""
-        row = table.BY_NAME[method]
-        params = envelope.get("params") or {}
-        session_id = params.get("sessionId") if isinstance(params, dict) else None
-        if row.session == "opens" and isinstance(session_id, str):
-            page.sessions.add(session_id)  # its updates from now on: the snapshot replaces them
-        opening = params.get("path") if row is table.OPEN_CONFIG_FILE else None
-        if isinstance(opening, str):
-            page.opening.append(opening)
+        params = envelope.get("params")
+        # The page is named by the shell, never by itself: a page cannot pose as another.
+        named = {**(params if isinstance(params, dict) else {}), table.PAGE_ID: page.id}
         try:
-            answer = await self.lsp.send_request(method, params)
+            answer = await self.lsp.send_request(method, named)
         except ServerExitedError as err:
             error = {"code": INTERNAL_ERROR, "message": str(err)}
             await page.send({"kind": "response", "id": request_id, "error": error})
@@ -372,28 +373,15 @@ class BrowserShell:
                 message = {"error": {"code": INTERNAL_ERROR, "message": str(err)}}
             finally:
                 page.in_flight.release()
-                if isinstance(opening, str):
-                    page.opening.remove(opening)
             response: dict[str, Any] = {"kind": "response", "id": request_id}
             if "error" in message:
                 response["error"] = message["error"]
             else:
                 response["result"] = message.get("result")
-                self._attachments(page, row, params, response["result"])
             await page.send(response)
 
         self._spawn(respond())
         return True
-
-    def _attachments(self, page: Page, row: table.Method, params: Any, result: Any) -> None:
-        """Which pages a session's messages go to, as the table's session roles say."""
-        if row.session == "opens" and isinstance(result, dict):
-            opened = result.get("sessionId")
-            if isinstance(opened, str):
-                page.sessions.add(opened)
-        elif row.session == "closes" and isinstance(params, dict):
-            for other in self.pages:
-                other.sessions.discard(params.get("sessionId"))
 
     async def _shell_command(self, page: Page, command: str, args: dict[str, Any]) -> None:
         if command == table.CLOSE_SETTINGS.name:
@@ -416,3 +404,20 @@ class BrowserShell:
 def _withdrawn(request_id: str) -> dict[str, Any]:
     params = {"id": request_id}
     return {"kind": "notification", "method": table.CANCEL_REQUEST.name, "params": params}
+
+
+def _selected_lines(params: Any) -> tuple[int | None, int | None]:
+    """The 1-based first and last lines of a showDocument's selection (an end at the start of
+    a line ends the line before it)."""
+    selection = params.get("selection") if isinstance(params, dict) else None
+    if not isinstance(selection, dict):
+        return None, None
+    start, end = selection.get("start"), selection.get("end")
+    row = start.get("line") if isinstance(start, dict) else None
+    if not isinstance(row, int) or row < 0:
+        return None, None
+    last = end.get("line") if isinstance(end, dict) else None
+    column = end.get("character") if isinstance(end, dict) else None
+    if not isinstance(last, int) or last <= row:
+        return row + 1, None
+    return row + 1, last if column == 0 else last + 1

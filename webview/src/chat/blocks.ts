@@ -8,9 +8,10 @@ import { css, html, nothing } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
 
 import { t } from "../i18n";
-import type { AssistantMessage, Block, NoticeBlock, ToolBlock } from "../protocol/chat";
+import type { AssistantMessage, Block, NoticeBlock, TextBlock, ToolBlock } from "../protocol/chat";
 import type { HookRef } from "../protocol/generated";
-import { renderMarkdown } from "./markdown";
+import { StreamedMarkdown } from "./markdown";
+import { streamOf } from "./state";
 import { type HookLine, collapseNotices, hookLine, hookOrigin, shortCommand, toolTitle } from "./view";
 
 /** What a "Show in settings" link does (the panel, or a card, tells its page). */
@@ -127,6 +128,14 @@ export const blockStyles = css`
     font-weight: 600;
     margin-right: 6px;
   }
+  .notice.continued {
+    border-style: dashed;
+  }
+  .notice.continued .reason {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    margin-top: 2px;
+  }
 `;
 
 /** "PostToolUse:Write hook failed (exit 1) · project · `prettier …`" and a link to its row. */
@@ -164,12 +173,24 @@ export function renderAssistant(message: AssistantMessage, heading: boolean, sho
 function renderBlock(block: Block, times: number, show: ShowHook) {
   switch (block.type) {
     case "text":
-      return html`<div class="markdown">${unsafeHTML(renderMarkdown(block.text))}</div>`;
+      return renderText(block);
     case "tool":
       return renderTool(block, show);
     case "notice":
       return renderNotice(block, times, show);
   }
+}
+
+/** Each text's rendering, by its stream (the blocks a streamed text grew through share one). */
+const texts = new WeakMap<object, StreamedMarkdown>();
+
+/** A text block's Markdown, as pieces: only the piece still growing is new HTML. */
+function renderText(block: TextBlock) {
+  const stream = streamOf(block);
+  let text = texts.get(stream);
+  if (!text) texts.set(stream, (text = new StreamedMarkdown()));
+  text.update(block.text);
+  return html`<div class="markdown">${text.pieces.map((piece) => unsafeHTML(piece))}</div>`;
 }
 
 function renderTool(block: ToolBlock, show: ShowHook) {
@@ -196,7 +217,19 @@ function renderTool(block: ToolBlock, show: ShowHook) {
   </div>`;
 }
 
+/** A Stop hook made the agent go on: a line between the two replies, with its reason. */
+function renderContinued(block: NoticeBlock, show: ShowHook) {
+  return html`<div class="notice continued" data-level="info" role="note" data-testid="stop-continue">
+    <div class="hook-line">
+      <strong>${t("notice.stopContinue", { event: block.event ?? "Stop" })}</strong>
+      ${block.hook ? renderHookRef(refLine(block.hook), block.hook.matcher, show) : nothing}
+    </div>
+    <div class="reason" data-testid="stop-continue-reason">${block.text}</div>
+  </div>`;
+}
+
 function renderNotice(block: NoticeBlock, times: number, show: ShowHook) {
+  if (block.kind === "stopContinue") return renderContinued(block, show);
   const hook = hookLine(block);
   return html`<div class="notice" data-level=${block.level} role=${block.level === "error" ? "alert" : "note"} data-hook-id=${hook?.hookId ?? nothing}>
     ${hook

@@ -25,8 +25,10 @@ const cardStyles = css`
     border: 1px solid var(--vscode-focusBorder);
     border-radius: 4px;
   }
+  /* They wrap in a narrow panel (VS Code's sidebar is 297 px): every answer stays in reach. */
   .buttons {
     display: flex;
+    flex-wrap: wrap;
     gap: 8px;
     margin-top: 8px;
   }
@@ -70,6 +72,25 @@ export class WavePermissionCard extends LitElement {
   override focus(): void {
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(".permission")?.focus());
   }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.addEventListener("keydown", this.onEscape);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.removeEventListener("keydown", this.onEscape);
+  }
+
+  /** Esc on the card denies this call, as Deny would: the turn goes on (the panel's own Esc,
+   * which stops the whole turn, never hears it). */
+  private onEscape = (event: KeyboardEvent): void => {
+    if (event.key !== "Escape" || event.isComposing) return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.answer({ allow: false, always: false, message: null });
+  };
 
   private answer(result: ChatRequestPermissionResult): void {
     this.dispatchEvent(new CustomEvent<ChatRequestPermissionResult>("answer", { detail: result }));

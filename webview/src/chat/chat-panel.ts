@@ -1,12 +1,21 @@
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import "@vscode-elements/elements/dist/vscode-progress-ring/index.js";
 import "./cards";
+import "./hooks-status";
 
 import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
+import { guard } from "lit/directives/guard.js";
+import { repeat } from "lit/directives/repeat.js";
 
 import { type Lang, lang, t } from "../i18n";
-import type { ChatAskQuestionParams, ChatAskQuestionResult, ChatRequestPermissionParams, ChatRequestPermissionResult } from "../protocol/chat";
+import type {
+  ChatAskQuestionParams,
+  ChatAskQuestionResult,
+  ChatMessage,
+  ChatRequestPermissionParams,
+  ChatRequestPermissionResult,
+} from "../protocol/chat";
 import { METHODS } from "../protocol/generated";
 import { plainReason } from "../settings/model";
 import { recall, remember } from "../storage";
@@ -65,6 +74,11 @@ function sessionFromShell(): string | null {
  * The model's questions (AskUserQuestion) and a hook's prompt action come as wave/chat/askQuestion:
  * a question card with the choices (or a text field). They are session state too (the snapshot's
  * pendingQuestions): answered by responding to that request, else with wave/chat/answerQuestion.
+ *
+ * Rendering follows what changed, so a long streamed reply stays linear: the panel renders at
+ * most once a frame however many updates came, a message that did not change is not rendered
+ * again (the state keeps its object), and a text block renders as pieces of Markdown of which
+ * only the last, still growing, one is rendered again (blocks.ts, StreamedMarkdown).
  */
 @customElement("wave-chat-panel")
 export class WaveChatPanel extends LitElement {
@@ -101,8 +115,9 @@ export class WaveChatPanel extends LitElement {
       .queued {
         padding: 4px 16px;
       }
+      /* Readable as they are (no dimming): dimmed, they fell below the contrast a text needs. */
       .queued li {
-        opacity: 0.75;
+        color: var(--vscode-foreground);
         white-space: pre-wrap;
       }
       .compacted {
@@ -171,6 +186,12 @@ export class WaveChatPanel extends LitElement {
    * responding (the others, e.g. after a reload, with wave/chat/answerQuestion). */
   private readonly questionReplies = new Map<string, (result: ChatAskQuestionResult) => void>();
 
+  /** At most one render a frame: updates that come meanwhile are rendered together. */
+  protected override async scheduleUpdate(): Promise<void> {
+    await nextFrame();
+    super.scheduleUpdate();
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     this.addEventListener("keydown", this.onEscape);
@@ -188,7 +209,8 @@ export class WaveChatPanel extends LitElement {
     this.removeEventListener("keydown", this.onEscape);
   }
 
-  /** Esc anywhere in the panel stops the running turn (a permission card's own Esc aside). */
+  /** Esc anywhere in the panel stops the running turn (on a permission card it denies that call
+   * alone: the card handles it). */
   private onEscape = (event: KeyboardEvent): void => {
     if (event.key !== "Escape" || event.isComposing || this.chat.status !== "running") return;
     event.preventDefault();
@@ -215,6 +237,7 @@ export class WaveChatPanel extends LitElement {
     try {
       const result = await this.rpc.request(METHODS.CHAT_OPEN, { sessionId, create: true }, OPEN_TIMEOUT_MS);
       if (this.chat.sessionId === sessionId) this.chat = opened(result);
+      this.focusInput(); // on load: the user can type at once
     } catch (err) {
       this.unavailable = plainReason(err);
     }
@@ -276,32 +299,46 @@ export class WaveChatPanel extends LitElement {
   private async answerQuestion(params: ChatAskQuestionParams, result: ChatAskQuestionResult): Promise<void> {
     this.chat = questionAnswered(this.chat, params.questionId);
     const { sessionId, questionId } = params;
-    await this.reply(this.questionReplies, questionId, result, () =>
+    const sent = await this.reply(this.questionReplies, questionId, result, () =>
       this.rpc.request(METHODS.CHAT_ANSWER_QUESTION, { sessionId, questionId, answers: result.answers }),
     );
+    if (!sent) this.chat = questionAsked(this.chat, params); // still open: shown again
+  }
+
+  /** The message box takes focus (on load, after an answer, Stop or Esc), unless a question
+   * waits: that card has it. */
+  private focusInput(): void {
+    void this.updateComplete.then(() => {
+      if (!this.chat.questions.length && !this.chat.asked.length) this.input?.focus();
+    });
   }
 
   private async answer(question: ChatRequestPermissionParams, result: ChatRequestPermissionResult): Promise<void> {
     this.chat = answered(this.chat, question.toolUseId);
+    this.focusInput();
     const { sessionId, toolUseId } = question;
-    await this.reply(this.held, toolUseId, result, () =>
+    const sent = await this.reply(this.held, toolUseId, result, () =>
       this.rpc.request(METHODS.CHAT_ANSWER_PERMISSION, { sessionId, toolUseId, ...result }),
     );
+    if (!sent) this.chat = asked(this.chat, question); // still open: shown again
   }
 
   /** Through the request that asked this page, when it holds one; else with `send` (a question
-   * the page learned of from the session's snapshot or updates). */
-  private async reply<R>(held: Map<string, (result: R) => void>, id: string, result: R, send: () => Promise<unknown>): Promise<void> {
+   * the page learned of from the session's snapshot or updates). False: the answer did not get
+   * there (updates only say when the questions change: the question is shown again here). */
+  private async reply<R>(held: Map<string, (result: R) => void>, id: string, result: R, send: () => Promise<unknown>): Promise<boolean> {
     const respond = held.get(id);
     if (respond) {
       held.delete(id);
       respond(result);
-      return;
+      return true;
     }
     try {
       await send();
+      return true;
     } catch (err) {
       this.error = plainReason(err);
+      return false;
     }
   }
 
@@ -325,6 +362,7 @@ export class WaveChatPanel extends LitElement {
   private async cancel(): Promise<void> {
     const sessionId = this.chat.sessionId;
     if (!this.chat.open || !sessionId) return;
+    this.focusInput();
     try {
       await this.rpc.request(METHODS.CHAT_CANCEL, { sessionId });
     } catch (err) {
@@ -366,6 +404,19 @@ export class WaveChatPanel extends LitElement {
     if (this.chat.sessionId) this.dataset.sessionId = this.chat.sessionId;
   }
 
+  private renderMessage(m: ChatMessage, heading: boolean) {
+    if (m.role === "assistant") return renderAssistant(m, heading, this.showHook);
+    return m.isCompactSummary
+      ? html`<details class="compacted" data-testid="compacted">
+          <summary>${t("chat.compacted")}</summary>
+          <div class="bubble">${m.content}</div>
+        </details>`
+      : html`<div class="msg user" data-role="user">
+          <div class="who">${t("chat.you")}</div>
+          <div class="bubble">${m.content}</div>
+        </div>`;
+  }
+
   override render() {
     const messages = visibleMessages(this.chat);
     const running = this.chat.status === "running";
@@ -379,18 +430,14 @@ export class WaveChatPanel extends LitElement {
             </div>`
           : nothing}
         ${messages.length === 0 && !this.unavailable ? html`<p class="muted">${t("chat.empty")}</p>` : nothing}
-        ${messages.map((m, i) =>
-          m.role === "user" && m.isCompactSummary
-            ? html`<details class="compacted" data-testid="compacted">
-                <summary>${t("chat.compacted")}</summary>
-                <div class="bubble">${m.content}</div>
-              </details>`
-            : m.role === "user"
-            ? html`<div class="msg user" data-role="user">
-                <div class="who">${t("chat.you")}</div>
-                <div class="bubble">${m.content}</div>
-              </div>`
-            : renderAssistant(m, startsTurn(messages, i), this.showHook),
+        ${repeat(
+          messages,
+          (m) => m.id,
+          (m, i) => {
+            const heading = startsTurn(messages, i);
+            // A message is rendered again only when it changed (the state made a new object).
+            return guard([m, heading, this.language], () => this.renderMessage(m, heading));
+          },
         )}
       </div>
       ${running ? this.renderRunning() : nothing}
@@ -412,6 +459,7 @@ export class WaveChatPanel extends LitElement {
       )}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       ${this.draftKept ? html`<p class="muted draft-note" role="status" data-testid="draft-kept">${t("chat.draftKept")}</p>` : nothing}
+      <wave-hooks-status .rpc=${this.rpc} .language=${this.language} ?canTrust=${this.rpc.transportName !== "websocket"}></wave-hooks-status>
       <form @submit=${(e: Event) => (e.preventDefault(), void this.send())}>
         <textarea
           aria-label=${t("chat.placeholder")}
@@ -462,6 +510,17 @@ export class WaveChatPanel extends LitElement {
   private showHook = (hookId: string): void => {
     this.dispatchEvent(new CustomEvent("show-hook", { detail: { hookId }, bubbles: true, composed: true }));
   };
+}
+
+/** The next animation frame (or a moment, where frames are not drawn: a hidden page). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 50);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 declare global {

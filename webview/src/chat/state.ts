@@ -1,17 +1,21 @@
 /**
  * The chat panel's state: the session's, as the server reports it — the snapshot `wave/chat/open`
- * answers, then the updates after it. Nothing lives only in the page: a re-created page that
- * re-attaches gets all of it back (messages, queue, running hooks, pending questions of both
- * kinds). Pure.
+ * answers, then the updates after it (deltas: a message put or removed, one block put, text
+ * appended; state fields only when they changed). Nothing lives only in the page: a re-created
+ * page that re-attaches gets all of it back (messages, queue, running hooks, pending questions of
+ * both kinds). Pure: an update makes new objects of what it changed and keeps every other one, so
+ * a view can tell what changed by identity.
  */
 
 import type {
+  Block,
   ChatAskQuestionParams,
   ChatMessage,
   ChatOpenResult,
   ChatRequestPermissionParams,
   ChatUpdatedParams,
   SessionStatus,
+  TextBlock,
 } from "../protocol/chat";
 
 export interface ChatState {
@@ -61,26 +65,60 @@ export function opened(result: ChatOpenResult): ChatState {
 
 export function apply(state: ChatState, update: ChatUpdatedParams): ChatState {
   if (update.sessionId !== state.sessionId) return state;
-  const messages = state.messages.slice();
+  const messages = update.deltas.length ? state.messages.slice() : state.messages;
   for (const delta of update.deltas) {
-    if (delta.op === "remove") {
-      const at = messages.findIndex((m) => m.id === delta.messageId);
-      if (at >= 0) messages.splice(at, 1);
-    } else if (delta.index < messages.length) {
-      messages[delta.index] = delta.message;
-    } else {
-      messages.push(delta.message);
+    switch (delta.op) {
+      case "remove": {
+        const at = messages[delta.index]?.id === delta.messageId ? delta.index : messages.findIndex((m) => m.id === delta.messageId);
+        if (at >= 0) messages.splice(at, 1);
+        break;
+      }
+      case "put":
+        if (delta.index < messages.length) messages[delta.index] = delta.message;
+        else messages.push(delta.message);
+        break;
+      case "block":
+        withBlock(messages, delta.index, delta.block, () => delta.value);
+        break;
+      case "text":
+        withBlock(messages, delta.index, delta.block, (block) => {
+          if (block?.type !== "text") return undefined; // not what the server grew: left as it is
+          const grown: TextBlock = { ...block, text: block.text + delta.text };
+          streams.set(grown, streamOf(block));
+          return grown;
+        });
+        break;
     }
   }
   return {
     ...state,
     messages,
-    status: update.status,
-    queuedTexts: update.queuedTexts.slice(),
-    runningHooks: update.runningHooks.slice(),
-    questions: update.pendingPermissions.slice(),
-    asked: update.pendingQuestions.slice(),
+    status: update.status ?? state.status,
+    queuedTexts: update.queuedTexts?.slice() ?? state.queuedTexts,
+    runningHooks: update.runningHooks?.slice() ?? state.runningHooks,
+    questions: update.pendingPermissions?.slice() ?? state.questions,
+    asked: update.pendingQuestions?.slice() ?? state.asked,
   };
+}
+
+/** The assistant message at `index` with its block `at` replaced by `change`'s (a new block at the end). */
+function withBlock(messages: ChatMessage[], index: number, at: number, change: (block: Block | undefined) => Block | undefined): void {
+  const message = messages[index];
+  if (message?.role !== "assistant" || at > message.blocks.length) return;
+  const block = change(message.blocks[at]);
+  if (block === undefined) return;
+  const blocks = message.blocks.slice();
+  blocks[at] = block;
+  messages[index] = { ...message, blocks };
+}
+
+/** Text blocks grown from one another by streamed text share one stream (what a view renders
+ * incrementally: the text only ever grew at its end). */
+const streams = new WeakMap<TextBlock, object>();
+
+/** The stream a text block belongs to: the first block it grew from. */
+export function streamOf(block: TextBlock): object {
+  return streams.get(block) ?? block;
 }
 
 /** A question the page was asked directly (it may come before the update that lists it). */

@@ -1,7 +1,7 @@
 /** How the chat panel words and groups what the server sends. Pure functions. */
 
 import type { ChatMessage } from "../protocol/chat";
-import type { HookRef, NoticeBlock, ToolBlock } from "../protocol/generated";
+import { CHAT_TOOLS, type HookRef, type NoticeBlock, type ToolBlock } from "../protocol/generated";
 
 const SUMMARY_CHARS = 80;
 
@@ -103,15 +103,16 @@ export type Preview =
 
 const PREVIEW_LINES = 200;
 
-export function permissionPreview(tool: string, input: Record<string, unknown>): Preview {
+export function permissionPreview(name: string, input: Record<string, unknown>): Preview {
   const str = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : null);
-  if (tool === "Bash" && str("command") !== null) return { kind: "command", command: str("command")!, description: str("description") };
+  const tool = Object.hasOwn(CHAT_TOOLS, name) ? CHAT_TOOLS[name] : undefined;
+  if (tool?.shell && str("command") !== null) return { kind: "command", command: str("command")!, description: str("description") };
   const path = str("file_path");
   if (path === null) return null;
-  if (tool === "Write" && str("content") !== null) {
+  if (tool?.change === "write" && str("content") !== null) {
     return { kind: "diff", path, lines: capped(str("content")!.split("\n").map((text) => ({ sign: "+" as const, text }))) };
   }
-  if (tool === "Edit" && str("old_string") !== null && str("new_string") !== null) {
+  if (tool?.change === "edit" && str("old_string") !== null && str("new_string") !== null) {
     const old = str("old_string")!.split("\n").map((text) => ({ sign: "-" as const, text }));
     const added = str("new_string")!.split("\n").map((text) => ({ sign: "+" as const, text }));
     return { kind: "diff", path, lines: capped([...old, ...added]) };

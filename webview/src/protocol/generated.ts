@@ -67,6 +67,20 @@ export interface NoticeBlock {
   exitCode: number | null;
   label: string | null;
   hook: HookRef | null;
+  kind: "stopContinue" | null;
+}
+/**
+ * Block `block` of the assistant message at `index` is this one now: a new block when `block`
+ * is the number of its blocks, else a replacement (a tool's status, its result).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "BlockPut".
+ */
+export interface BlockPut {
+  op: "block";
+  index: number;
+  block: number;
+  value: TextBlock | ToolBlock | NoticeBlock;
 }
 /**
  * `$/cancelRequest` (standard LSP): the id of the request withdrawn.
@@ -431,40 +445,43 @@ export interface ChatSendResult {
   queued: boolean;
 }
 /**
- * What changed in a session since the last notification. Deltas apply in order; the other
- * fields are the state after them.
+ * What changed in a session since the last notification (or the snapshot). Deltas apply in
+ * order; each other field, when not null, is the state after them.
  *
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "ChatUpdatedParams".
  */
 export interface ChatUpdatedParams {
   sessionId: string;
-  deltas: (MessagePut | MessageRemove)[];
-  status: "idle" | "running";
+  deltas: (MessagePut | MessageRemove | BlockPut | TextAppend)[];
   /**
-   * User messages waiting for the running turn to end
+   * null: unchanged since the last update (or the snapshot)
    */
-  queued: number;
+  status: ("idle" | "running") | null;
   /**
-   * Their texts, oldest first
+   * User messages waiting for the running turn to end; null: unchanged since the last update (or the snapshot)
    */
-  queuedTexts: string[];
+  queued: number | null;
   /**
-   * The `statusMessage`s of the hooks running now (hooks without one are not listed), of every dispatch
+   * Their texts, oldest first; null: unchanged since the last update (or the snapshot)
    */
-  runningHooks: string[];
+  queuedTexts: string[] | null;
   /**
-   * Permission questions waiting for an answer: a question answered, withdrawn or whose turn ended is no longer listed
+   * The `statusMessage`s of the hooks running now (hooks without one are not listed), of every dispatch; null: unchanged since the last update (or the snapshot)
    */
-  pendingPermissions: ChatRequestPermissionParams[];
+  runningHooks: string[] | null;
   /**
-   * The model's questions and hooks' prompts waiting for the user, likewise
+   * Permission questions waiting for an answer: a question answered, withdrawn or whose turn ended is no longer listed; null: unchanged since the last update (or the snapshot)
    */
-  pendingQuestions: ChatAskQuestionParams[];
+  pendingPermissions: ChatRequestPermissionParams[] | null;
+  /**
+   * The model's questions and hooks' prompts waiting for the user; null: unchanged since the last update (or the snapshot)
+   */
+  pendingQuestions: ChatAskQuestionParams[] | null;
 }
 /**
  * The message at `index` is this one now: a new message when `index` is the length of the
- * list, else a replacement (streamed text, a tool's status, a notice).
+ * list, else a replacement (a message that changed otherwise than block by block).
  *
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "MessagePut".
@@ -485,6 +502,19 @@ export interface MessageRemove {
   op: "remove";
   index: number;
   messageId: string;
+}
+/**
+ * Streamed text: `text` goes at the end of the text block `block` of the assistant message
+ * at `index` (the block the message already has).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "TextAppend".
+ */
+export interface TextAppend {
+  op: "text";
+  index: number;
+  block: number;
+  text: string;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -574,6 +604,27 @@ export interface DiagnosticEntryRef {
   event: string;
   matcher: string | null;
   command: string | null;
+  /**
+   * The wavehost event its name means in any dialect, if any
+   */
+  catalogueEvent: string | null;
+}
+/**
+ * A dialect the user's `hookDialects` switches off.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "DialectOffEntry".
+ */
+export interface DialectOffEntry {
+  dialect: "wave" | "claude" | "copilot" | "snow";
+  /**
+   * How many of its hooks would run if it were on
+   */
+  hooks: number;
+  /**
+   * The settings file that switches it off
+   */
+  file: string;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -686,6 +737,10 @@ export interface HookRunEntry {
   blocked: boolean;
   stdout: string;
   stderr: string;
+  /**
+   * The input this run received, kept to run the hook on it again (wave/hooks/sample and wave/hooks/test take it); null when it was not kept (too large)
+   */
+  input: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -708,6 +763,61 @@ export interface HooksDeleteParams {
  */
 export interface HooksDeleteResult {
   deleted: HookEntry;
+  listing: HooksListResult;
+}
+/**
+ * The list as it is after the delete (what wave/hooks/list would answer now): no second round trip, and no wave/hooks/changed for this write of the server's own
+ */
+export interface HooksListResult {
+  project: ProjectInfo;
+  configFiles: ConfigFileEntry[];
+  hooks: HookEntry[];
+  diagnostics: DiagnosticEntry[];
+  /**
+   * False: project hooks are listed but never run (untrusted)
+   */
+  trusted: boolean;
+  /**
+   * The file whose disableAllHooks: true is in force (no file-based hook runs)
+   */
+  hooksDisabledBy: string | null;
+  /**
+   * Where hooks of two dialects would both fire on one call (the page says so)
+   */
+  overlaps: OverlapEntry[];
+  /**
+   * Dialects switched off (the chat says so when they have hooks that would run)
+   */
+  dialectsOff: DialectOffEntry[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ProjectInfo".
+ */
+export interface ProjectInfo {
+  dir: string;
+  name: string;
+  /**
+   * The user's home (to show paths as ~/…)
+   */
+  home: string | null;
+}
+/**
+ * Hooks of two (or three) dialects that a session runs together on one call.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "OverlapEntry".
+ */
+export interface OverlapEntry {
+  /**
+   * The wavehost event (a `HOOK_EVENTS` key)
+   */
+  event: string;
+  dialects: ("wave" | "claude" | "copilot" | "snow")[];
+  /**
+   * The tools (or sources) they all fire on; empty: an event without a matcher, so on every one
+   */
+  subjects: string[];
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -764,7 +874,7 @@ export interface HooksListParams {}
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "HooksListResult".
  */
-export interface HooksListResult {
+export interface HooksListResult1 {
   project: ProjectInfo;
   configFiles: ConfigFileEntry[];
   hooks: HookEntry[];
@@ -777,18 +887,14 @@ export interface HooksListResult {
    * The file whose disableAllHooks: true is in force (no file-based hook runs)
    */
   hooksDisabledBy: string | null;
-}
-/**
- * This interface was referenced by `ProtocolModels`'s JSON-Schema
- * via the `definition` "ProjectInfo".
- */
-export interface ProjectInfo {
-  dir: string;
-  name: string;
   /**
-   * The user's home (to show paths as ~/…)
+   * Where hooks of two dialects would both fire on one call (the page says so)
    */
-  home: string | null;
+  overlaps: OverlapEntry[];
+  /**
+   * Dialects switched off (the chat says so when they have hooks that would run)
+   */
+  dialectsOff: DialectOffEntry[];
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -805,6 +911,10 @@ export interface HooksPrefillParams {
    * The prompt's language, as a locale: pages send the one they render in (it may differ from the workspace's: browser mode's ?locale=); default: the workspace's
    */
   locale?: string | null;
+  /**
+   * new: a starter hook's prompt (the template filled in), as the empty state offers them
+   */
+  starter?: ("blockRmRf" | "formatAfterEdit" | "logPrompts") | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -826,6 +936,10 @@ export interface HooksSampleParams {
    * A hook id from wave/hooks/list
    */
   id: string;
+  /**
+   * A run's kept input (a history row's `input`) instead of a sample
+   */
+  input?: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -834,11 +948,15 @@ export interface HooksSampleParams {
 export interface HooksSampleResult {
   event: string;
   /**
-   * A payload of the hook's event that its matcher accepts (as the hook reads it)
+   * A payload of the hook's event that its matcher accepts (what wave/hooks/test takes back)
    */
   payload: {
     [k: string]: unknown | undefined;
   };
+  /**
+   * What the hook reads on stdin, in its own dialect's shape (Copilot's toolName/toolArgs, Snow's context), laid out to be edited
+   */
+  stdin: string;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -850,11 +968,19 @@ export interface HooksTestParams {
    */
   id: string;
   /**
-   * The (edited) sample payload
+   * The sample's payload (a Wave hook's: as edited)
    */
-  payload: {
+  payload?: {
     [k: string]: unknown | undefined;
-  };
+  } | null;
+  /**
+   * The (edited) stdin to send, as wave/hooks/sample showed it: sent as one line of compact JSON; a Wave hook's is its payload
+   */
+  stdin?: string | null;
+  /**
+   * Run on a run's kept input (Run again with this input)
+   */
+  input?: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -978,6 +1104,10 @@ export interface HookRunEntry1 {
   blocked: boolean;
   stdout: string;
   stderr: string;
+  /**
+   * The input this run received, kept to run the hook on it again (wave/hooks/sample and wave/hooks/test take it); null when it was not kept (too large)
+   */
+  input: string | null;
 }
 /**
  * `initializationOptions` of the LSP `initialize` request.
@@ -995,7 +1125,7 @@ export interface InitializationOptions {
    */
   locale?: string | null;
   /**
-   * Workspace trust: if false, project hooks never run (wave/workspace/setTrusted changes it later)
+   * Workspace trust: if false (the default: a client must say so), project hooks never run and project settings apply nothing (wave/workspace/setTrusted changes it later)
    */
   trusted?: boolean;
   /**
@@ -1098,6 +1228,10 @@ export interface OpenConfigFileParams {
    * Show this 1-based line (e.g. where the file fails to parse)
    */
   line?: number | null;
+  /**
+   * Show the lines of the entry at this JSON pointer (a hook's `pointer`: Edit opens the file at the hook's own lines); `line` wins when both are given
+   */
+  pointer?: string | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -1156,6 +1290,34 @@ export interface Outcome1 {
   askUser: string | null;
   logs: string[];
   runs: RunSummary[];
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "PageClosedParams".
+ */
+export interface PageClosedParams {
+  /**
+   * The id the shell gave the page (as in its requests' pageId)
+   */
+  pageId: string;
+}
+/**
+ * One thing wrong with a payload (the page words it in its language).
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "PayloadProblemEntry".
+ */
+export interface PayloadProblemEntry {
+  field: string;
+  kind: "missing" | "type" | "choice" | "other";
+  /**
+   * kind type: what it must be
+   */
+  expected: ("text" | "wholeNumber" | "number" | "boolean" | "object" | "list") | null;
+  /**
+   * kind choice: what it may be
+   */
+  choices: string[];
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -1218,9 +1380,14 @@ export interface SettingsErrorData {
     | "ioError"
     | "unknownPath"
     | "invalidPayload"
-    | "untrusted";
+    | "untrusted"
+    | "inputNotKept";
   path: string | null;
   message: string;
+  /**
+   * invalidPayload: what is wrong with it, field by field
+   */
+  problems: PayloadProblemEntry[];
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -1239,6 +1406,10 @@ export interface ShowFileArgs {
    * The 1-based line to show and mark
    */
   line: number | null;
+  /**
+   * The last 1-based line to mark with it (a hook's entry)
+   */
+  endLine: number | null;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -1278,9 +1449,9 @@ export interface WorkspaceSetTrustedResult {
 
 /** Every method's name (custom, and the standard ones shells relay), by its table constant. */
 export const METHODS = {
-  /** Every file-based hook by source, the config files, and what is wrong in them. */
+  /** Every file-based hook by source, the config files, and what is wrong in them; where two dialects' hooks both fire on one call (overlaps) and which dialects the user switched off (dialectsOff: the chat's line when hooks are not running reads this list too). */
   HOOKS_LIST: "wave/hooks/list",
-  /** Delete one hook by id; the file keeps every other byte. Errors carry SettingsErrorData. */
+  /** Delete one hook by id; the file keeps every other byte. Answers with the list as it is now (listing: one round trip; no wave/hooks/changed for this write of the server's own). Errors carry SettingsErrorData. */
   HOOKS_DELETE: "wave/hooks/delete",
   /** The localized chat prompt for New / Edit, and the config file to open beside the chat. */
   HOOKS_PREFILL: "wave/hooks/prefill",
@@ -1288,19 +1459,19 @@ export const METHODS = {
   OPEN_CONFIG_FILE: "wave/openConfigFile",
   /** The user changed workspace trust: the settings list and sessions opened from now on use it (no restart); wave/hooks/changed follows when it changed. Sent by the shell, never a page. */
   WORKSPACE_SET_TRUSTED: "wave/workspace/setTrusted",
-  /** The recorded runs of one hook (newest first), or the last run of every hook. */
+  /** The recorded runs of one hook (`id`), newest first — when, the event and what its matcher was tested against, the session, exit code, duration, whether it blocked, the first lines of its output — or the last run of every hook. */
   HOOKS_HISTORY: "wave/hooks/history",
   /** A sample payload of a hook's event that its matcher accepts, to edit before a test. */
   HOOKS_SAMPLE: "wave/hooks/sample",
-  /** Run one hook for real with a payload: its exit code, output, timing and what the agent would do with it; recorded in its history. */
+  /** Run one hook for real with a payload: its exit code, output, timing and what the agent would do with it; recorded in its history. An untrusted project's hook is refused (untrusted), so is a payload that is not its event's (invalidPayload). */
   HOOKS_TEST: "wave/hooks/test",
-  /** Why a hook fires or not: each step from its file to its process, decided by the engine's own code over the project's recent real events. */
+  /** Why a hook fires or not: each step from its file to its process (found, parsed, trusted, switched on, allowed, its event, its matcher, its if rule, deduplicated), decided by the engine's own code over the project's recent real events. */
   HOOKS_EXPLAIN: "wave/hooks/explain",
   /** Something the hooks list depends on changed (a config file, trust): list again. */
   HOOKS_CHANGED: "wave/hooks/changed",
-  /** The configured MCP servers (project .mcp.json, user settings), each with where it is: starting, connected with its tools, failed and why, or not started (untrusted, invalid). */
+  /** The configured MCP servers (project .mcp.json, user settings), each with its file and line (for wave/openConfigFile) and where it is in the newest open chat session: starting, connected with its tools, failed and why, stopped, or not started (untrusted, invalid). */
   MCP_LIST: "wave/mcp/list",
-  /** A chat session's MCP server changed state (connected, failed, its tools): list again. */
+  /** A chat session's MCP server changed state (connected, failed, its tools): list again (a .mcp.json change sends wave/hooks/changed, which lists again too). */
   MCP_CHANGED: "wave/mcp/changed",
   /** Open a new session or attach to one by id (open, saved, or new with that id): the answer is a full snapshot; wave/chat/updated deltas follow. */
   CHAT_OPEN: "wave/chat/open",
@@ -1310,18 +1481,20 @@ export const METHODS = {
   CHAT_CANCEL: "wave/chat/cancel",
   /** Compact the conversation once the running turn is over (may take minutes). */
   CHAT_COMPACT: "wave/chat/compact",
-  /** End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs. */
+  /** End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs (reason clear when a new chat takes its place, as the panel's New chat does). */
   CHAT_CLOSE: "wave/chat/close",
   /** Answer a pending permission question of the session (from its snapshot or updates), from any page attached to it: the first answer wins, the question is withdrawn everywhere. */
   CHAT_ANSWER_PERMISSION: "wave/chat/answerPermission",
   /** Answer (or dismiss) a pending question of the model's or a hook's prompt (from the session's snapshot or updates), from any page attached to it: the first answer wins. */
   CHAT_ANSWER_QUESTION: "wave/chat/answerQuestion",
-  /** What changed in a session: message deltas, then the session's state after them. */
+  /** What changed in a session since the last update (or the snapshot): message deltas (text appended, a block or a message put or removed), then the state fields that changed. */
   CHAT_UPDATED: "wave/chat/updated",
-  /** May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled. */
+  /** May this tool call run? Withdrawn with $/cancelRequest when the turn ends or is cancelled. For an MCP tool, mcpServer and mcpTool name its server and its own name. */
   CHAT_REQUEST_PERMISSION: "wave/chat/requestPermission",
   /** The model asks the user (AskUserQuestion), or a hook's prompt action waits for the user's words. Withdrawn with $/cancelRequest when the turn is cancelled. */
   CHAT_ASK_QUESTION: "wave/chat/askQuestion",
+  /** A page is gone for good (its tab or view was closed): it is attached to no session any more. Sent by the shell, never a page; the shell has answered the questions it held. */
+  PAGE_CLOSED: "wave/page/closed",
   /** Standard LSP: the server withdraws a request it sent (a permission question answered elsewhere, or whose turn ended). A shell passes it to each page it asked, under the id it gave that page. */
   CANCEL_REQUEST: "$/cancelRequest",
 } as const;
@@ -1363,8 +1536,8 @@ export interface ServerNotifications {
 }
 
 /**
- * Every custom method as the table declares it: what a shell relays (its allow-list) and how
- * it routes per session (`session`: opens / closes / scoped / null, see docs/protocol.md).
+ * Every custom method as the table declares it: what a shell relays (its allow-list), and how
+ * the server routes it per session (`session`: opens / closes / scoped / null, docs/protocol.md).
  */
 export const PROTOCOL_METHODS = {
   "wave/hooks/list": {
@@ -1542,8 +1715,20 @@ export const PROTOCOL_METHODS = {
     "feature": "chat",
     "session": "scoped",
     "shellOnly": false
+  },
+  "wave/page/closed": {
+    "constant": "PAGE_CLOSED",
+    "direction": "clientToServer",
+    "kind": "notification",
+    "feature": "pages",
+    "session": null,
+    "shellOnly": true
   }
 } as const;
+
+/** The params keys that name pages: a shell adds `pageId` to a page's requests, and delivers
+ * a server message to the pages its `pageIds` names (removed first), else to every page. */
+export const ROUTING = {"pageId":"pageId","pageIds":"pageIds"} as const;
 
 /** The shell-local commands' names, by table constant (`{kind: "shell", command, args}`). */
 export const SHELL_COMMANDS = {
@@ -1563,8 +1748,10 @@ export const SHELL_COMMANDS = {
   SHOW_FILE: "showFile",
   /** The IDE's language changed: render in this locale from now on. */
   SET_LOCALE: "setLocale",
-  /** Start wavehost serve again after it stopped (the shell answers with serverState). */
+  /** Start wavehost serve again after it stopped (the shell answers with serverState; VS Code loads its pages anew instead once the server runs, and the chat re-attaches to its session). */
   RESTART_SERVER: "restartServer",
+  /** Show the IDE's own workspace-trust action (VS Code: Manage Workspace Trust; JetBrains: the Trusted Locations settings): the chat's way out when project hooks do not run because the workspace is not trusted. The page never changes trust itself; browser mode has none. */
+  MANAGE_TRUST: "manageTrust",
   /** wavehost serve stopped (running false, with why) or runs again: the page disables its actions and offers Restart, then reloads its views. */
   SERVER_STATE: "serverState",
 } as const;
@@ -1576,6 +1763,7 @@ export interface PageShellCommands {
   "openChat": OpenChatArgs;
   "openSettings": OpenSettingsArgs;
   "restartServer": NoArgs;
+  "manageTrust": NoArgs;
 }
 
 /** Shell commands a shell sends the page, with their args. */
@@ -1625,6 +1813,10 @@ export const SHELL_COMMAND_TABLE = {
     "constant": "RESTART_SERVER",
     "direction": "pageToShell"
   },
+  "manageTrust": {
+    "constant": "MANAGE_TRUST",
+    "direction": "pageToShell"
+  },
   "serverState": {
     "constant": "SERVER_STATE",
     "direction": "shellToPage"
@@ -1660,8 +1852,40 @@ export const LAUNCH_POLICY = {
   "stopGraceMs": 3000
 } as const;
 
+/**
+ * What the IDE shells themselves say (notifications, their buttons) in each UI language
+ * (wavehost.protocol.shell_texts); `{name}` is filled in by the shell.
+ */
+export const SHELL_TEXTS = {
+  "en": {
+    "restarting": "{reason} Restarting it in {seconds} s; your chat is kept.",
+    "gaveUp": "{reason} It stopped {count} times in a row; run \"Wave: Restart Host\" to try again.",
+    "didNotStart": "wavehost did not start: {error}",
+    "stopped": "wavehost is stopped: run \"Wave: Restart Host\".",
+    "notReady": "wavehost is not ready yet: run \"Wave: Restart Host\".",
+    "restartingHost": "wavehost is restarting.",
+    "stoppedHost": "wavehost was stopped.",
+    "showLog": "Show Log",
+    "openSettings": "Open Settings"
+  },
+  "zh": {
+    "restarting": "{reason} 将在 {seconds} 秒后重启；你的对话会保留。",
+    "gaveUp": "{reason} 已连续停止 {count} 次；运行“Wave: Restart Host”再试一次。",
+    "didNotStart": "wavehost 未能启动：{error}",
+    "stopped": "wavehost 已停止：运行“Wave: Restart Host”。",
+    "notReady": "wavehost 尚未就绪：运行“Wave: Restart Host”。",
+    "restartingHost": "wavehost 正在重启。",
+    "stoppedHost": "wavehost 已停止。",
+    "showLog": "显示日志",
+    "openSettings": "打开设置"
+  }
+} as const;
+
 /** Why a settings request failed (`SettingsErrorData.reason`), as a runtime list. */
-export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted"] as const;
+export const SETTINGS_ERROR_REASONS = ["notFound","readOnly","conflict","permissionDenied","malformedConfig","ioError","unknownPath","invalidPayload","untrusted","inputNotKept"] as const;
+
+/** Why a chat request failed (`ChatErrorData.reason`), as a runtime list: the page words each one. */
+export const CHAT_ERROR_REASONS = ["sessionNotFound","sessionNotOpen","noProvider","unreadableSession"] as const;
 
 /** What a diagnostic is about (`DiagnosticEntry.code`): the page words each one. */
 export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingComma","missingComma","notAnObject","hooksNotObject","unknownEvent","groupsNotList","groupNotObject","matcherNotString","invalidMatcher","matcherOverBudget","handlersEmpty","handlerNotObject","unsupportedType","unknownType","typeNotForThisEvent","emptyText","invalidTimeout","notBoolean","notString","notStringList","notStringMap","notUrl","unknownValue","unsupportedField","ifNotForThisEvent","switchNotBoolean","pluginsNotObject","pluginNotInstalled"] as const;
@@ -1669,6 +1893,150 @@ export const DIAGNOSTIC_CODES = ["other","cannotRead","invalidJson","trailingCom
 /** The steps of "Why didn't my hook fire?" and the verdicts of its matcher cases. */
 export const EXPLAIN_STEPS = ["discovered","parsed","trusted","enabled","allowed","event","matcher","if","dedupe"] as const;
 export const EXPLAIN_VERDICTS = ["fired","matched","noMatch","caseMismatch","partialMatch","deduplicated"] as const;
+
+/**
+ * The tool catalogue (wavehost.hooks.tools): what each chat tool does, whether it runs a shell
+ * command (`command`), and whether it writes a whole file or edits one (`file_path`).
+ */
+export const CHAT_TOOLS: Record<string, { summary: string; shell: boolean; change: "write" | "edit" | null }> = {
+  "Agent": {
+    "summary": "Hands a task to a subagent of a given type (in the background if asked)",
+    "shell": false,
+    "change": null
+  },
+  "AskUserQuestion": {
+    "summary": "Asks the user one to four questions, each with two to four choices",
+    "shell": false,
+    "change": null
+  },
+  "Bash": {
+    "summary": "Runs a shell command in the project's shell (or in the background)",
+    "shell": true,
+    "change": null
+  },
+  "CronCreate": {
+    "summary": "Schedules a prompt in this session, once or on a cron schedule",
+    "shell": false,
+    "change": null
+  },
+  "CronDelete": {
+    "summary": "Cancels a prompt scheduled in this session, by its id",
+    "shell": false,
+    "change": null
+  },
+  "CronList": {
+    "summary": "Lists the prompts scheduled in this session",
+    "shell": false,
+    "change": null
+  },
+  "Edit": {
+    "summary": "Replaces a text in a file (once, or every occurrence)",
+    "shell": false,
+    "change": "edit"
+  },
+  "EnterWorktree": {
+    "summary": "Creates a git worktree on a new branch and moves the session into it",
+    "shell": false,
+    "change": null
+  },
+  "ExitWorktree": {
+    "summary": "Moves the session back to the project, keeping or removing its worktree",
+    "shell": false,
+    "change": null
+  },
+  "Glob": {
+    "summary": "Finds files by a glob pattern, newest first",
+    "shell": false,
+    "change": null
+  },
+  "Grep": {
+    "summary": "Searches file contents for a regular expression",
+    "shell": false,
+    "change": null
+  },
+  "MultiEdit": {
+    "summary": "Makes several replacements in one file",
+    "shell": false,
+    "change": null
+  },
+  "NotebookEdit": {
+    "summary": "Replaces a cell of a Jupyter notebook",
+    "shell": false,
+    "change": null
+  },
+  "Read": {
+    "summary": "Reads a file (a range of its lines)",
+    "shell": false,
+    "change": null
+  },
+  "StructuredOutput": {
+    "summary": "An agent hook's subagent gives its answer (offered to agent hooks only)",
+    "shell": false,
+    "change": null
+  },
+  "TaskOutput": {
+    "summary": "Reads the output of a background command or agent (waiting for its end if asked)",
+    "shell": false,
+    "change": null
+  },
+  "TaskStop": {
+    "summary": "Stops a background command or agent of this session",
+    "shell": false,
+    "change": null
+  },
+  "TodoWrite": {
+    "summary": "Keeps the session's to-do list",
+    "shell": false,
+    "change": null
+  },
+  "WebFetch": {
+    "summary": "Fetches a web page and answers a prompt about it",
+    "shell": false,
+    "change": null
+  },
+  "WebSearch": {
+    "summary": "Searches the web",
+    "shell": false,
+    "change": null
+  },
+  "Write": {
+    "summary": "Creates a file, or replaces its whole content",
+    "shell": false,
+    "change": "write"
+  }
+};
+
+/**
+ * The dialect registry (wavehost.hooks.dialect_registry): each hook format by its `dialect`
+ * key, its title (the rows' chip), the dialect it runs as, where its files are, and what its
+ * `prompt` hooks ask (the model, or the user).
+ */
+export const DIALECTS = {
+  "wave": {
+    "title": "Wave",
+    "runsAs": "wave",
+    "files": ".wave/settings*.json, ~/.wave/settings.json, plugins",
+    "promptHook": "model"
+  },
+  "claude": {
+    "title": "Claude Code",
+    "runsAs": "wave",
+    "files": ".claude/settings*.json, ~/.claude/settings.json",
+    "promptHook": "model"
+  },
+  "copilot": {
+    "title": "Copilot CLI",
+    "runsAs": "copilot",
+    "files": ".github/hooks, ~/.copilot",
+    "promptHook": "model"
+  },
+  "snow": {
+    "title": "Snow CLI",
+    "runsAs": "snow",
+    "files": ".snow/hooks, ~/.snow",
+    "promptHook": "user"
+  }
+} as const;
 
 /** The hook event catalogue: when each event fires, in English and Chinese. */
 export const HOOK_EVENTS: Record<string, { en: string; zh: string; matcherField: string | null }> = {

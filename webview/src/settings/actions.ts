@@ -4,13 +4,15 @@
  * The prompts come in the page's language (it may differ from the workspace's: `?locale=`).
  *
  * New:    wave/hooks/prefill → shell openChat {prefill} → shell closeSettings
- * Edit:   wave/hooks/prefill → wave/openConfigFile (awaited, bounded) → openChat → closeSettings
+ * Edit:   wave/hooks/prefill → wave/openConfigFile at the hook's entry (awaited, bounded) →
+ *         openChat → closeSettings
  *         Closing destroys the settings page (VS Code disposes the panel, JetBrains closes the
  *         editor): anything sent after it is lost, so `closeSettings` is always the page's last
  *         message — the open request goes first and its answer is awaited, then the chat is
  *         opened (a shell handles messages in order). With no config path, only the prompt is
  *         prefilled (no invented path).
- * Delete: wave/hooks/delete, then the list is always reloaded from the server, success or not.
+ * Delete: wave/hooks/delete, whose answer carries the list as it is now; after a failure the
+ *         list is reloaded from the server.
  */
 
 import { lang } from "../i18n";
@@ -18,6 +20,7 @@ import {
   type HookEntry,
   type HooksDeleteResult,
   type HooksListResult,
+  type HooksPrefillParams,
   type HooksPrefillResult,
   METHODS,
   type OpenConfigFileResult,
@@ -46,8 +49,9 @@ export class HooksActions {
     return this.rpc.request(METHODS.HOOKS_LIST, {});
   }
 
-  async newHook(source: "user" | "project"): Promise<HooksPrefillResult> {
-    const prefill = await this.rpc.request(METHODS.HOOKS_PREFILL, { action: "new", source, locale: lang() });
+  /** New: the seed's template, or a starter hook's prompt (the template filled in). */
+  async newHook(source: "user" | "project", starter: HooksPrefillParams["starter"] = null): Promise<HooksPrefillResult> {
+    const prefill = await this.rpc.request(METHODS.HOOKS_PREFILL, { action: "new", source, locale: lang(), ...(starter ? { starter } : {}) });
     this.handOverToChat(prefill.prompt);
     return prefill;
   }
@@ -65,7 +69,9 @@ export class HooksActions {
     let openError: unknown = null;
     if (configPath) {
       try {
-        opened = await this.rpc.request(METHODS.OPEN_CONFIG_FILE, { path: configPath }, this.openTimeoutMs);
+        // At the hook's own lines (its entry, found by its JSON pointer in its file).
+        const at = configPath === hook.path ? { pointer: hook.pointer } : {};
+        opened = await this.rpc.request(METHODS.OPEN_CONFIG_FILE, { path: configPath, ...at }, this.openTimeoutMs);
       } catch (err) {
         openError = err; // a file that will not open must not keep the user from the chat
       }

@@ -41,7 +41,7 @@ export function renderDisabledBanner(file: string, ctx: ProblemsContext) {
 export function renderBrokenFile(broken: BrokenFile, ctx: ProblemsContext) {
   const path = broken.file.path;
   const problem = broken.diagnostic ? diagnosticText(broken.diagnostic) : (broken.file.error ?? "");
-  return html`<div class="alert" role="group" aria-label=${t("file.broken", { file: ctx.shortPath(path) })} data-testid="broken-file">
+  return html`<div class="alert" role="group" tabindex="-1" data-problem aria-label=${t("file.broken", { file: ctx.shortPath(path) })} data-testid="broken-file">
     <strong>${t("file.broken", { file: ctx.shortPath(path) })}</strong>
     <div data-testid="broken-file-problem">${problem}</div>
     <div class="card-actions">
@@ -61,7 +61,7 @@ export function renderBrokenFile(broken: BrokenFile, ctx: ProblemsContext) {
 
 export function renderProblems(problems: DiagnosticEntry[], ctx: ProblemsContext) {
   return html`
-    <div class="warning problems" data-testid="problems">
+    <div class="warning problems" role="group" tabindex="-1" data-problem aria-label=${t("files.problems")} data-testid="problems">
       <strong>${t("files.problems")}</strong>
       <ul>
         ${problems.map(

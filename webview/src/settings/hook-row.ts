@@ -9,7 +9,7 @@ import { type TemplateResult, css, html, nothing } from "lit";
 import { type Key, t } from "../i18n";
 import type { DiagnosticEntry, HookEntry, HookRunEntry } from "../protocol/generated";
 import { type InspectorTab, when } from "./inspector";
-import { DIALECT_NAMES, canChange, diagnosticLine, diagnosticText, hookName, kindKey } from "./model";
+import { canChange, dialectTitle, diagnosticLine, diagnosticText, hookName, kindKey } from "./model";
 
 /** What a row needs from the page: its state, and what its buttons do. */
 export interface RowContext {
@@ -103,8 +103,9 @@ function renderFile(path: string, ctx: RowContext) {
 function renderLastRun(hook: HookEntry, name: string, ctx: RowContext) {
   const run = ctx.lastRun(hook);
   if (!run) return html`<span data-testid="last-run">${t("row.neverRun")}</span>`;
-  const key: Key = run.blocked ? "row.lastRunBlocked" : "row.lastRun";
-  const text = t(key, { when: when(run.at), code: run.exitCode ?? "—", ms: Math.round(run.durationMs) });
+  const key: Key = run.timedOut ? "row.lastRunTimedOut" : run.blocked ? "row.lastRunBlocked" : "row.lastRun";
+  const seconds = Math.round(run.durationMs / 1000); // it ran until its timeout
+  const text = t(key, { when: when(run.at), code: run.exitCode ?? "—", ms: Math.round(run.durationMs), s: seconds });
   return html`<button class="link" data-testid="last-run" aria-label="${text} — ${t("row.historyLabel", { name })}" @click=${() => ctx.inspect(hook, "history")}>
     ${text}
   </button>`;
@@ -119,7 +120,8 @@ export function renderHookRow(hook: HookEntry, ctx: RowContext): TemplateResult 
   return html`
     <li class="hook ${off ? "off" : ""}" tabindex="-1" data-hook-id=${hook.id} data-event=${hook.event} data-dialect=${dialect} aria-label=${name}>
       <div class="hook-head">
-        <span class="chip dialect" data-testid="dialect">${t("row.dialect", { name: DIALECT_NAMES[dialect] })}</span>
+        <span class="chip dialect" data-testid="dialect">${t("row.dialect", { name: dialectTitle(dialect) })}</span>
+        ${hook.event !== hook.catalogueEvent ? html`<span class="chip" title=${t("row.fileEvent")} data-testid="file-event">${hook.event}</span>` : nothing}
         ${kind !== "command" ? html`<span class="chip" data-testid="kind">${t(kindKey({ type: kind, dialect }))}</span>` : nothing}
         ${hook.disabled ? html`<span class="chip warn">${t("row.switchedOff")}</span>` : nothing}
         <span class="chip" title=${t("row.matcher")}>${t("row.matcher")}: ${hook.matcher || t("row.matcherAll")}</span>
@@ -171,7 +173,7 @@ export function renderHookRow(hook: HookEntry, ctx: RowContext): TemplateResult 
 export function renderBrokenRow(d: DiagnosticEntry, ctx: RowContext): TemplateResult {
   const entry = d.entry!;
   const name = hookName({ event: entry.event, matcher: entry.matcher });
-  return html`<li class="hook broken" data-broken=${d.pointer ?? ""} aria-label=${t("row.brokenLabel", { name: `${name} · ${d.pointer ?? ""}` })}>
+  return html`<li class="hook broken" tabindex="-1" data-problem data-broken=${d.pointer ?? ""} aria-label=${t("row.brokenLabel", { name: `${name} · ${d.pointer ?? ""}` })}>
     <div class="hook-head">
       ${entry.matcher !== null ? html`<span class="chip">${t("row.matcher")}: ${entry.matcher}</span>` : nothing}
       <span class="chip warn">${t("row.broken")}</span>

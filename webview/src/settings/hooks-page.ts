@@ -20,6 +20,8 @@ import type { RpcClient } from "../transport/rpc";
 import { HooksActions } from "./actions";
 import type { WaveDeleteDialog } from "./delete-dialog";
 import { type ProblemsContext, problemStyles, renderBrokenFile, renderDisabledBanner, renderProblems } from "./file-problems";
+import { type Starter, emptyStyles, renderEmpty } from "./empty-state";
+import { groupStyles, renderGroupHead } from "./hook-group";
 import { type RowContext, renderBrokenRow, renderHookRow, rowStyles } from "./hook-row";
 import type { InspectorTab, WaveHookInspector } from "./inspector";
 import {
@@ -29,11 +31,11 @@ import {
   type Source,
   type SourceView,
   bySource,
-  eventSummary,
   groupRows,
   hookName,
   initialTab,
   orphanProblems,
+  overlapOf,
   plainReason,
   rowNames,
   sameHook,
@@ -58,22 +60,12 @@ export class WaveHooksPage extends LitElement {
     headStyles,
     problemStyles,
     rowStyles,
+    groupStyles,
+    emptyStyles,
     css`
       :host {
         display: block;
         padding: 0 16px 72px;
-      }
-      h2.group {
-        font-size: 1em;
-        margin: 14px 0 6px;
-        display: flex;
-        gap: 8px;
-        align-items: baseline;
-        flex-wrap: wrap;
-      }
-      .empty {
-        padding: 24px 8px;
-        text-align: center;
       }
     `,
   ];
@@ -95,6 +87,8 @@ export class WaveHooksPage extends LitElement {
   @state() private lastRuns = new Map<string, HookRunEntry>();
   /** How many rows of the current tab and filter are in the DOM (grows frame by frame). */
   @state() private shownRows = FIRST_ROWS;
+  /** The groups folded away, by source and event (for this page's life). */
+  @state() private folded = new Set<string>();
   @query("wave-delete-dialog") private deleteDialog!: WaveDeleteDialog;
   @query("wave-toast") private toast!: WaveToast;
   @query("wave-hook-inspector") private inspector!: WaveHookInspector;
@@ -107,6 +101,10 @@ export class WaveHooksPage extends LitElement {
   /** Each row's template and what it was made from: an unchanged row is not re-evaluated. */
   private rowCache = new Map<string, { hook: HookEntry; key: string; result: TemplateResult }>();
   private moreFrame = 0;
+  /** Set until the first list is shown: then the page scrolls to its first problem, if any. */
+  private problemToShow = true;
+  private observedHead: HTMLElement | null = null;
+  private headObserver: ResizeObserver | null = null;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -120,6 +118,8 @@ export class WaveHooksPage extends LitElement {
     this.unsubscribe?.();
     cancelAnimationFrame(this.moreFrame);
     this.moreFrame = 0;
+    this.headObserver?.disconnect();
+    this.observedHead = null;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -137,6 +137,14 @@ export class WaveHooksPage extends LitElement {
   }
 
   protected override updated(): void {
+    this.followHead();
+    if (this.list && this.problemToShow) {
+      // The page opens where the problem is: the first one of the tab it opened on.
+      this.problemToShow = false;
+      const problem = this.renderRoot.querySelector<HTMLElement>("[role=tabpanel] [data-problem]");
+      problem?.scrollIntoView({ block: "center" });
+      problem?.focus({ preventScroll: true });
+    }
     if (this.revealing !== null) {
       const id = this.revealing;
       this.revealing = null;
@@ -156,6 +164,16 @@ export class WaveHooksPage extends LitElement {
     });
   }
 
+  /** Group headers stick below the page's head, whatever its height (it wraps when narrow). */
+  private followHead(): void {
+    const head = this.renderRoot.querySelector<HTMLElement>(".sticky");
+    if (!head || head === this.observedHead) return;
+    this.observedHead = head;
+    this.headObserver?.disconnect();
+    this.headObserver = new ResizeObserver(() => this.style.setProperty("--head", `${head.offsetHeight}px`));
+    this.headObserver.observe(head);
+  }
+
   /** Fetches the list from the server; a later reload wins over an earlier slow one. */
   async reload(): Promise<void> {
     const seq = ++this.loadSeq;
@@ -163,8 +181,7 @@ export class WaveHooksPage extends LitElement {
     try {
       const list = await this.actions.list();
       if (seq !== this.loadSeq) return;
-      this.list = this.keepUnchanged(list);
-      this.loadError = null;
+      this.show(list);
       void this.loadLastRuns();
     } catch (err) {
       if (seq !== this.loadSeq) return;
@@ -172,6 +189,14 @@ export class WaveHooksPage extends LitElement {
     } finally {
       if (seq === this.loadSeq) this.loading = false;
     }
+  }
+
+  /** Shows a list the server answered with (it wins over any list still being fetched). */
+  private show(list: HooksListResult): void {
+    ++this.loadSeq;
+    this.loading = false;
+    this.list = this.keepUnchanged(list);
+    this.loadError = null;
   }
 
   /** The new list, with the previous entry objects where nothing about them changed (their rows
@@ -232,10 +257,10 @@ export class WaveHooksPage extends LitElement {
     this.say({ kind: "error", title, todo: whatToDo(err), details: serverMessage(err) });
   }
 
-  private async onNew(source: "user" | "project"): Promise<void> {
+  private async onNew(source: "user" | "project", starter: Starter | null = null): Promise<void> {
     this.busy = true;
     try {
-      await this.actions.newHook(source);
+      await this.actions.newHook(source, starter);
     } catch (err) {
       this.sayError(plainReason(err), err);
     } finally {
@@ -290,10 +315,11 @@ export class WaveHooksPage extends LitElement {
     const name = hookName(hook);
     const file = this.shortPath(hook.path);
     try {
-      await this.actions.deleteHook(hook);
-      // Deleted in the file (the server says so): the row goes now; the re-list follows.
-      if (this.list) this.list = { ...this.list, hooks: this.list.hooks.filter((h) => h.id !== hook.id) };
-      await this.reload();
+      // One round trip: the answer carries the list as it is now (the server sends no
+      // wave/hooks/changed for its own write).
+      const { listing } = await this.actions.deleteHook(hook);
+      this.show(listing);
+      void this.loadLastRuns(); // the rows' ids moved with the delete: their last runs too
       this.say({ kind: "status", title: t("delete.doneIn", { name, file }) });
     } catch (err) {
       // The list shown is the server's, never an optimistic guess.
@@ -339,7 +365,7 @@ export class WaveHooksPage extends LitElement {
             <vscode-button secondary ?disabled=${!this.connected} @click=${() => void this.reload()}>${t("settings.retry")}</vscode-button>
           </div>`
         : nothing}
-      ${!list && !this.loadError ? html`<p class="muted">${t("settings.loading")}</p>` : nothing}
+      ${!list && !this.loadError ? html`<p class="muted" aria-hidden="true">${t("settings.loading")}</p>` : nothing}
       <wave-delete-dialog ?connected=${this.connected} @confirm-delete=${(e: CustomEvent<HookEntry>) => void this.confirmDelete(e.detail)}></wave-delete-dialog>
       <wave-hook-inspector
         .rpc=${this.rpc}
@@ -393,18 +419,17 @@ export class WaveHooksPage extends LitElement {
     const groups = this.groups(view);
     const total = view.hooks.length + view.broken.length;
     if (!total) {
-      return view.brokenFiles.length ? nothing : html`<p class="empty muted" data-testid="empty-${view.source}">${t(`empty.${view.source}`)}</p>`;
+      return view.brokenFiles.length ? nothing : renderEmpty(view.source, this.busy || !this.connected, (starter) => void this.onNew(view.source as "user" | "project", starter));
     }
     const shown = groups.reduce((n, g) => n + g.rows.length, 0);
     const filtered = this.filter.query || this.filter.event;
     let room = this.shownRows;
-    const visible = groups
-      .map((g) => {
-        const rows = g.rows.slice(0, Math.max(0, room));
-        room -= rows.length;
-        return { group: g, rows };
-      })
-      .filter((g) => g.rows.length);
+    const visible = groups.map((g) => {
+      // A folded group draws no rows (and takes no room of the first screen).
+      const rows = this.isOpen(view.source, g.event) ? g.rows.slice(0, Math.max(0, room)) : [];
+      room -= rows.length;
+      return { group: g, rows };
+    });
     // Another filter or tab gets fresh rows: dropping the old ones whole is far quicker than
     // taking hundreds of rows out one by one.
     const generation = `${view.source}\u0000${this.filter.event}\u0000${this.filter.query}`;
@@ -414,28 +439,43 @@ export class WaveHooksPage extends LitElement {
         generation,
         html`<div class="rows">
           ${repeat(
-            visible,
+            visible.filter((g) => g.rows.length || !this.isOpen(view.source, g.group.event)),
             (g) => g.group.event,
-            (g) => this.renderGroup(g.group, g.rows),
+            (g) => this.renderGroup(view.source, g.group, g.rows),
           )}
         </div>`,
       )}
     `;
   }
 
-  private renderGroup(group: EventGroup, rows: Row[]) {
-    const summary = eventSummary(group.catalogueEvent, lang());
-    return html`<h2 class="group" data-testid="group" data-event=${group.event}>
-        <span>${t("group.label", { event: group.event, n: group.rows.length })}</span>
-        ${summary ? html`<span class="muted">${summary}</span>` : nothing}
-      </h2>
-      <ul class="hooks" role="list" aria-label=${group.event}>
+  private groupKey(source: Source, event: string): string {
+    return `${source}\u0000${event}`;
+  }
+
+  private isOpen(source: Source, event: string): boolean {
+    return !this.folded.has(this.groupKey(source, event));
+  }
+
+  private toggleGroup(source: Source, event: string): void {
+    const key = this.groupKey(source, event);
+    const folded = new Set(this.folded);
+    if (!folded.delete(key)) folded.add(key);
+    this.folded = folded;
+  }
+
+  private renderGroup(source: Source, group: EventGroup, rows: Row[]) {
+    const open = this.isOpen(source, group.event);
+    const overlap = this.list ? overlapOf(this.list, group) : null;
+    return html`<section class="group">
+      ${renderGroupHead(group, open, () => this.toggleGroup(source, group.event), overlap)}
+      <ul class="hooks" role="list" id="rows-${group.event.replace(/[^\w-]/g, "_")}" aria-label=${group.event} ?hidden=${!open}>
         ${repeat(
           rows,
           (row) => (row.kind === "hook" ? row.hook.id : `${row.diagnostic.path}#${row.diagnostic.pointer}`),
           (row) => (row.kind === "hook" ? this.cachedHook(row.hook) : renderBrokenRow(row.diagnostic, this.parts)),
         )}
-      </ul>`;
+      </ul>
+    </section>`;
   }
 
   /** A hook's row, re-made only when the entry or something the row shows has changed. */
@@ -453,6 +493,7 @@ export class WaveHooksPage extends LitElement {
       run?.exitCode,
       run?.blocked,
       run?.durationMs,
+      run?.timedOut,
     ].join("\u0000");
     const cached = this.rowCache.get(hook.id);
     if (cached?.hook === hook && cached.key === key) return cached.result;

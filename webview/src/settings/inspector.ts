@@ -13,8 +13,8 @@ import {
 } from "../protocol/generated";
 import { base, controls } from "../styles";
 import type { RpcClient } from "../transport/rpc";
-import { plainReason, serverMessage, whatToDo } from "./model";
-import { caseText, outcomeLines, stepText } from "./words";
+import { dialectTitle } from "./model";
+import { caseText, inputProblem, outcomeLines, stepText, testErrorText } from "./words";
 
 export type InspectorTab = "history" | "test" | "why";
 const TABS: InspectorTab[] = ["history", "test", "why"];
@@ -134,6 +134,35 @@ export class WaveHookInspector extends LitElement {
         justify-content: flex-end;
         margin-top: 12px;
       }
+      /* A narrow panel: each run is a card of labelled lines, not six squeezed columns. */
+      @media (max-width: 600px) {
+        thead {
+          position: absolute;
+          width: 1px;
+          height: 1px;
+          overflow: hidden;
+          clip: rect(0 0 0 0);
+        }
+        tr,
+        td {
+          display: block;
+        }
+        tr {
+          border-bottom: 1px solid var(--vscode-widget-border);
+          padding: 4px 0;
+        }
+        td {
+          border: none;
+          padding: 1px 0;
+        }
+        td[data-label]::before {
+          content: attr(data-label) ": ";
+          color: var(--vscode-descriptionForeground);
+        }
+        td.again {
+          padding-top: 4px;
+        }
+      }
     `,
   ];
 
@@ -144,10 +173,16 @@ export class WaveHookInspector extends LitElement {
   @property({ type: Boolean }) connected = true;
   @state() private tab: InspectorTab = "history";
   @state() private runs: HookRunEntry[] | null = null;
-  @state() private payloadText = "";
+  /** The Test tab's input: what the hook reads on stdin, as shown (and edited). */
+  @state() private stdinText = "";
+  /** The sample (or kept input) it came from: the payload the server takes back, the text as it
+   * was shown (unchanged: a kept input runs as it was received), the run it was kept from. */
+  private sample: { payload: Record<string, unknown>; shown: string; input: string | null } | null = null;
+  @state() private replaying: HookRunEntry | null = null;
   @state() private result: HooksTestResult | null = null;
   @state() private explanation: HooksExplainResult | null = null;
-  @state() private error: { text: string; todo?: string; details?: string } | null = null;
+  /** What went wrong, in one plain sentence. */
+  @state() private error: string | null = null;
   @state() private running = false;
   @query("dialog") private dialog!: HTMLDialogElement;
 
@@ -158,7 +193,9 @@ export class WaveHookInspector extends LitElement {
     this.result = null;
     this.explanation = null;
     this.error = null;
-    this.payloadText = "";
+    this.stdinText = "";
+    this.sample = null;
+    this.replaying = null;
     await this.updateComplete;
     if (!this.dialog.open) this.dialog.showModal();
     await this.select(tab);
@@ -175,7 +212,7 @@ export class WaveHookInspector extends LitElement {
     this.error = null;
     try {
       if (tab === "history") await this.loadHistory();
-      else if (tab === "test" && !this.payloadText) await this.loadSample();
+      else if (tab === "test" && !this.stdinText) await this.loadSample();
       else if (tab === "why") await this.loadExplanation();
     } catch (err) {
       this.fail(err);
@@ -183,7 +220,7 @@ export class WaveHookInspector extends LitElement {
   }
 
   private fail(err: unknown): void {
-    this.error = { text: plainReason(err), todo: whatToDo(err), details: serverMessage(err) };
+    this.error = testErrorText(err, this.hook?.catalogueEvent ?? "");
   }
 
   private async loadHistory(): Promise<void> {
@@ -191,9 +228,26 @@ export class WaveHookInspector extends LitElement {
     this.runs = runs;
   }
 
-  private async loadSample(): Promise<void> {
-    const sample = await this.rpc.request(METHODS.HOOKS_SAMPLE, { id: this.hook!.id });
-    this.payloadText = JSON.stringify(sample.payload, null, 2);
+  private async loadSample(run: HookRunEntry | null = null): Promise<void> {
+    const input = run?.input ?? null;
+    const sample = await this.rpc.request(METHODS.HOOKS_SAMPLE, input ? { id: this.hook!.id, input } : { id: this.hook!.id });
+    this.sample = { payload: sample.payload, shown: sample.stdin, input };
+    this.stdinText = sample.stdin;
+    this.replaying = run;
+  }
+
+  /** A history row's "Run again with this input": its input in the Test tab, run at once. */
+  private async runAgain(run: HookRunEntry): Promise<void> {
+    this.result = null;
+    this.tab = "test";
+    this.error = null;
+    try {
+      await this.loadSample(run);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    await this.runTest();
   }
 
   private async loadExplanation(): Promise<void> {
@@ -201,21 +255,17 @@ export class WaveHookInspector extends LitElement {
   }
 
   private async runTest(): Promise<void> {
-    let payload: Record<string, unknown>;
-    try {
-      const parsed: unknown = JSON.parse(this.payloadText);
-      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("{ … }");
-      payload = parsed as Record<string, unknown>;
-    } catch (err) {
-      this.error = { text: t("test.invalidJson", { error: err instanceof Error ? err.message : String(err) }) };
-      return;
-    }
+    this.result = null; // a new run: the last one's result goes at once
+    this.error = inputProblem(this.stdinText);
+    const sample = this.sample;
+    if (this.error || !sample) return;
     this.running = true;
-    this.error = null;
-    this.result = null;
+    // Unchanged, a kept input runs as it was received; else the text as edited.
+    const unchanged = this.stdinText === sample.shown;
+    const params = sample.input && unchanged ? { id: this.hook!.id, input: sample.input } : { id: this.hook!.id, payload: sample.payload, stdin: this.stdinText };
     try {
       // The hook may take up to the test's timeout (120 s at most).
-      this.result = await this.rpc.request(METHODS.HOOKS_TEST, { id: this.hook!.id, payload }, 130_000);
+      this.result = await this.rpc.request(METHODS.HOOKS_TEST, params, 130_000);
       this.dispatchEvent(new CustomEvent("ran", { bubbles: true, composed: true }));
     } catch (err) {
       this.fail(err);
@@ -253,12 +303,7 @@ export class WaveHookInspector extends LitElement {
               )}
             </div>
             <div role="tabpanel" id="inspector-panel" aria-labelledby="inspector-tab-${this.tab}" data-testid="inspector-${this.tab}">
-              ${this.error
-                ? html`<div class="alert" role="alert" data-testid="inspector-error">
-                    ${this.error.text}${this.error.todo ? html`<div>${this.error.todo}</div>` : nothing}
-                    ${this.error.details ? html`<div class="muted">${t("toast.details")} ${this.error.details}</div>` : nothing}
-                  </div>`
-                : nothing}
+              ${this.error ? html`<p class="alert" role="alert" data-testid="inspector-error">${this.error}</p>` : nothing}
               ${this.tab === "history" ? this.renderHistory() : this.tab === "test" ? this.renderTest(hook) : this.renderWhy(hook)}
             </div>
             <div class="buttons">
@@ -281,22 +326,36 @@ export class WaveHookInspector extends LitElement {
           <th scope="col">${t("history.exit")}</th>
           <th scope="col">${t("history.duration")}</th>
           <th scope="col">${t("history.where")}</th>
+          <th scope="col"><span class="visually-hidden">${t("history.runAgain")}</span></th>
         </tr>
       </thead>
       <tbody>
         ${runs.map(
           (r) => html`<tr data-testid="history-run">
-            <td title=${new Date(r.at * 1000).toISOString()}>${when(r.at)}</td>
-            <td>${r.event}${r.subject ? html` · <code>${r.subject}</code>` : nothing}</td>
-            <td>
-              ${r.exitCode ?? "—"}${r.blocked ? html` · <strong>${t("history.blocked")}</strong>` : nothing}${r.timedOut
-                ? html` · ${t("history.timedOut")}`
+            <td data-label=${t("history.when")} title=${new Date(r.at * 1000).toISOString()}>${when(r.at)}</td>
+            <td data-label=${t("history.what")}>${r.event}${r.subject ? html` · <code>${r.subject}</code>` : nothing}</td>
+            <td data-label=${t("history.exit")}>
+              ${r.timedOut ? t("test.timedOutAfter", { s: Math.round(r.durationMs / 1000) }) : (r.exitCode ?? "—")}${r.blocked
+                ? html` · <strong>${t("history.blocked")}</strong>`
                 : nothing}
               ${r.stderr ? html`<pre aria-label=${t("test.stderr")}>${r.stderr}</pre>` : nothing}
               ${r.stdout ? html`<pre aria-label=${t("test.stdout")}>${r.stdout}</pre>` : nothing}
             </td>
-            <td>${t("test.duration", { ms: Math.round(r.durationMs) })}</td>
-            <td>${r.trigger === "test" ? t("history.test") : t("history.session", { id: (r.sessionId ?? "").slice(0, 8) })}</td>
+            <td data-label=${t("history.duration")}>${t("test.duration", { ms: Math.round(r.durationMs) })}</td>
+            <td data-label=${t("history.where")}>${r.trigger === "test" ? t("history.test") : t("history.session", { id: (r.sessionId ?? "").slice(0, 8) })}</td>
+            <td class="again">
+              ${r.input
+                ? html`<button
+                    class="btn"
+                    data-action="run-again"
+                    aria-label=${t("history.runAgainLabel", { action: t("history.runAgain"), when: when(r.at) })}
+                    ?disabled=${!this.connected || this.running}
+                    @click=${() => void this.runAgain(r)}
+                  >
+                    ${t("history.runAgain")}
+                  </button>`
+                : html`<span class="muted">${t("history.inputNotKept")}</span>`}
+            </td>
           </tr>`,
         )}
       </tbody>
@@ -305,17 +364,21 @@ export class WaveHookInspector extends LitElement {
 
   private renderTest(hook: HookEntry) {
     const r = this.result;
+    const label = hook.dialect === "copilot" || hook.dialect === "snow" ? t("test.stdinDialect", { dialect: dialectTitle(hook.dialect) }) : t("test.stdinWave");
     return html`
-      <label for="test-payload">${t("test.payload")}</label>
+      <label for="test-payload">${label}</label>
+      ${this.replaying ? html`<p class="muted" data-testid="test-replaying">${t("test.replaying", { when: when(this.replaying.at) })}</p>` : nothing}
       <textarea
         id="test-payload"
         data-testid="test-payload"
         spellcheck="false"
-        .value=${this.payloadText}
-        @input=${(e: Event) => (this.payloadText = (e.target as HTMLTextAreaElement).value)}
+        aria-describedby="test-sent"
+        .value=${this.stdinText}
+        @input=${(e: Event) => (this.stdinText = (e.target as HTMLTextAreaElement).value)}
       ></textarea>
+      <p class="muted" id="test-sent">${t("test.sentAsOneLine")}</p>
       <div class="row">
-        <vscode-button data-action="run-test" ?disabled=${this.running || !this.connected || !this.payloadText} @click=${() => void this.runTest()}
+        <vscode-button data-action="run-test" ?disabled=${this.running || !this.connected || !this.stdinText} @click=${() => void this.runTest()}
           >${this.running ? t("test.running") : t("test.run")}</vscode-button
         >
         <span class="muted">${t("test.warning")}</span>
@@ -324,9 +387,10 @@ export class WaveHookInspector extends LitElement {
       ${r
         ? html`<section data-testid="test-result" aria-live="polite">
             <div class="row">
-              <strong data-testid="test-exit">${r.exitCode === null ? t("test.noExit") : t("test.exit", { code: r.exitCode })}</strong>
+              <strong data-testid="test-exit"
+                >${r.timedOut ? t("test.timedOutAfter", { s: r.timeout }) : r.exitCode === null ? t("test.noExit") : t("test.exit", { code: r.exitCode })}</strong
+              >
               <span data-testid="test-duration">${t("test.duration", { ms: Math.round(r.durationMs) })}</span>
-              ${r.timedOut ? html`<span>${t("test.timedOut", { s: r.timeout })}</span>` : nothing}
               ${r.spawnError ? html`<span>${t("test.spawn", { error: r.spawnError })}</span>` : nothing}
             </div>
             <div>${t("test.stdout")}</div>

@@ -2,12 +2,16 @@
 
 import { type Key, type Lang, t } from "../i18n";
 import {
+  CHAT_ERROR_REASONS,
+  DIALECTS,
   HOOK_EVENTS,
   SETTINGS_ERROR_REASONS,
+  type ChatErrorData,
   type ConfigFileEntry,
   type DiagnosticEntry,
   type HookEntry,
   type HooksListResult,
+  type OverlapEntry,
   type SettingsErrorData,
 } from "../protocol/generated";
 import { ConnectionClosedError, RemoteError, RequestTimeoutError } from "../transport/rpc";
@@ -24,11 +28,11 @@ export interface BrokenFile {
 /** A listed row: a hook, or an entry that was skipped (shown where it is, with why). */
 export type Row = { kind: "hook"; hook: HookEntry } | { kind: "broken"; diagnostic: DiagnosticEntry; source: Source };
 
+/** The rows of one moment: every dialect's hooks of the catalogue event they run on (a Copilot
+ * `preToolUse` hook beside a Wave `PreToolUse` one), in file order. */
 export interface EventGroup {
-  /** The event as the rows' files name it (`preToolUse` for a Copilot file). */
+  /** The catalogue event (a `HOOK_EVENTS` key), or an unknown name as the file spells it. */
   event: string;
-  /** The catalogue event it runs on (what the group's summary describes). */
-  catalogueEvent: string;
   rows: Row[];
 }
 
@@ -75,19 +79,61 @@ export function orphanProblems(list: HooksListResult): DiagnosticEntry[] {
   return list.diagnostics.filter((d) => sourceOf(list, d.path) === null);
 }
 
-/** What a tab's badge says: its hook count, or that a file of it cannot be read. */
-export function tabBadge(view: SourceView): { text: string; problem: boolean; label: string } {
-  if (view.brokenFiles.length) return { text: t("tab.fileError"), problem: true, label: t("tab.fileError") };
-  const problems = view.broken.length + view.problems.length;
-  const count = String(view.hooks.length);
-  if (problems) return { text: `${count} · ⚠ ${problems}`, problem: true, label: `${t("tab.count", { n: count })}, ${t("tab.problems", { n: problems })}` };
-  return { text: count, problem: false, label: t("tab.count", { n: count }) };
+/** The words for what is wrong with a file that cannot be used, from its diagnostic. */
+function fileProblemKey(broken: BrokenFile): Key {
+  const code = broken.diagnostic?.code;
+  if (code === "invalidJson" || code === "trailingComma" || code === "missingComma") return "tab.fileInvalidJson";
+  if (code === "notAnObject") return "tab.fileWrongShape";
+  return "tab.fileUnreadable";
 }
 
-/** The tab to open: the remembered one, else the first with something to show. */
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
+}
+
+/** Whether a tab has anything wrong to show: a file that cannot be used, a skipped entry, a
+ * problem of its files. */
+export function hasProblem(view: SourceView): boolean {
+  return view.brokenFiles.length + view.broken.length + view.problems.length > 0;
+}
+
+/** What a tab's badge says: its hook count, and what is wrong by name — the one file that does
+ * not parse among several, how many entries were skipped. `label`: the whole tab as a screen
+ * reader says it ("User hooks, 1"). */
+export function tabBadge(view: SourceView, tabName = ""): { text: string; problem: boolean; label: string } {
+  const count = String(view.hooks.length);
+  const text = [count];
+  const said = [count];
+  if (view.brokenFiles.length === 1) {
+    const what = t(fileProblemKey(view.brokenFiles[0]!), { file: baseName(view.brokenFiles[0]!.file.path) });
+    text.push(`⚠ ${what}`);
+    said.push(what);
+  } else if (view.brokenFiles.length > 1) {
+    const what = t("tab.filesBroken", { n: view.brokenFiles.length });
+    text.push(`⚠ ${what}`);
+    said.push(what);
+  }
+  const problems = view.broken.length + view.problems.length;
+  if (problems) {
+    text.push(`⚠ ${problems}`);
+    said.push(problems === 1 ? t("tab.oneProblem") : t("tab.problems", { n: problems }));
+  }
+  const problem = hasProblem(view);
+  if (problem && !view.hooks.length) {
+    text.shift(); // "⚠ settings.json: invalid JSON", not "0 · ⚠ …"
+    said.shift();
+  }
+  const label = [tabName, ...said].filter(Boolean).join(", ");
+  return { text: text.join(" · "), problem, label };
+}
+
+/** The tab to open: the first with something wrong (the page opens where the problem is), else
+ * the remembered one, else the first with something to show. */
 export function initialTab(views: Record<Source, SourceView>, remembered: string | null): Source {
+  const troubled = SOURCES.find((s) => hasProblem(views[s]));
+  if (troubled) return troubled;
   if (remembered && (SOURCES as readonly string[]).includes(remembered)) return remembered as Source;
-  const busy = (v: SourceView) => v.hooks.length + v.broken.length + v.brokenFiles.length + v.problems.length > 0;
+  const busy = (v: SourceView) => v.hooks.length > 0;
   return SOURCES.find((s) => busy(views[s])) ?? "user";
 }
 
@@ -96,18 +142,18 @@ export interface Filter {
   event: string;
 }
 
-function rowEvent(row: Row): string {
-  return row.kind === "hook" ? row.hook.event : (row.diagnostic.entry?.event ?? "");
-}
-
-function rowCatalogueEvent(row: Row): string {
-  return row.kind === "hook" ? row.hook.catalogueEvent : (row.diagnostic.entry?.event ?? "");
+/** The catalogue event a row runs on (a skipped entry: the one its event name means, else the
+ * name as written). */
+export function rowEvent(row: Row): string {
+  if (row.kind === "hook") return row.hook.catalogueEvent;
+  const entry = row.diagnostic.entry;
+  return entry?.catalogueEvent ?? entry?.event ?? "";
 }
 
 function rowText(row: Row): string {
   if (row.kind === "hook") {
     const h = row.hook;
-    return [h.event, h.matcher ?? "", h.command, h.description ?? "", h.plugin ?? ""].join("\n");
+    return [h.event, h.catalogueEvent, h.matcher ?? "", h.command, h.description ?? "", h.plugin ?? ""].join("\n");
   }
   const e = row.diagnostic.entry;
   return [e?.event ?? "", e?.matcher ?? "", e?.command ?? "", row.diagnostic.message].join("\n");
@@ -145,54 +191,68 @@ function inFileOrder(view: SourceView): Row[] {
     .map(({ row }) => row);
 }
 
-/** Rows of one tab that pass the filter, grouped by event (catalogue order, unknown events last);
- * in a group, rows stand where they are in their files, broken entries among them. */
+/** Rows of one tab that pass the filter, one group per catalogue event (catalogue order,
+ * unknown events last); in a group, rows stand where they are in their files, broken entries
+ * among them. */
 export function groupRows(view: SourceView, filter: Filter): EventGroup[] {
   const rows = inFileOrder(view);
   const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
-  const kept = rows.filter((row) => {
-    if (filter.event && rowEvent(row) !== filter.event) return false;
-    const text = rowText(row).toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
   const groups = new Map<string, Row[]>();
-  for (const row of kept) {
+  for (const row of rows) {
     const event = rowEvent(row);
-    if (!groups.has(event)) groups.set(event, []);
-    groups.get(event)!.push(row);
+    if (filter.event && event !== filter.event) continue;
+    if (words.length) {
+      const text = rowText(row).toLowerCase();
+      if (!words.every((w) => text.includes(w))) continue;
+    }
+    let group = groups.get(event);
+    if (!group) groups.set(event, (group = []));
+    group.push(row);
   }
-  return [...groups.entries()]
-    .map(([event, rows]) => ({ event, catalogueEvent: rows.map(rowCatalogueEvent).find((e) => e in HOOK_EVENTS) ?? event, rows }))
-    .sort((a, b) => byCatalogue([a.event, a.catalogueEvent], [b.event, b.catalogueEvent]));
+  return [...groups.entries()].map(([event, rows]) => ({ event, rows })).sort((a, b) => byCatalogue(a.event, b.event));
 }
 
 /** The events of a tab's rows for the event filter, in the order of their groups. */
 export function eventsOf(view: SourceView): string[] {
-  const catalogue = new Map<string, string>(); // event as the files name it → catalogue event
-  for (const hook of view.hooks) if (!catalogue.has(hook.event)) catalogue.set(hook.event, hook.catalogueEvent);
-  for (const d of view.broken) if (d.entry?.event && !catalogue.has(d.entry.event)) catalogue.set(d.entry.event, d.entry.event);
-  return [...catalogue].sort(byCatalogue).map(([event]) => event);
+  const events = new Set<string>();
+  for (const hook of view.hooks) events.add(hook.catalogueEvent);
+  for (const d of view.broken) events.add(d.entry?.catalogueEvent ?? d.entry?.event ?? "");
+  events.delete("");
+  return [...events].sort(byCatalogue);
 }
 
-/** Catalogue order of the events they run on (unknown last), then by name. */
-function byCatalogue([a, x]: [string, string], [b, y]: [string, string]): number {
-  const order = Object.keys(HOOK_EVENTS);
-  const rank = (e: string) => (order.includes(e) ? order.indexOf(e) : order.length);
-  return rank(x) - rank(y) || a.localeCompare(b);
+const ORDER = new Map(Object.keys(HOOK_EVENTS).map((e, i) => [e, i]));
+
+/** Catalogue order (unknown events last), then by name. */
+function byCatalogue(a: string, b: string): number {
+  const rank = (e: string) => ORDER.get(e) ?? ORDER.size;
+  return rank(a) - rank(b) || a.localeCompare(b);
 }
 
-/** Whose hook format a row's file is in, as the page names it. */
-export const DIALECT_NAMES: Record<HookEntry["dialect"], string> = {
-  wave: "Wave",
-  claude: "Claude Code",
-  copilot: "Copilot CLI",
-  snow: "Snow CLI",
-};
+/** The dialects of a group's hooks that a session runs with another dialect's on one call: what
+ * the group's note says ("On a Bash call, Wave and Copilot CLI hooks both run"). */
+export function overlapOf(list: HooksListResult, group: EventGroup): OverlapEntry | null {
+  const overlap = list.overlaps.find((o) => o.event === group.event);
+  if (!overlap) return null;
+  const here = group.rows.some((r) => r.kind === "hook" && overlap.dialects.includes(runtimeDialect(r.hook)));
+  return here ? overlap : null;
+}
 
-/** The chip text of a hook that runs no command: Claude Code's `prompt` asks the model, Snow's
- * asks the user. */
+/** The dialect that runs a hook (a Claude Code file's hooks run as Wave's). */
+function runtimeDialect(hook: HookEntry): OverlapEntry["dialects"][number] {
+  return hook.dialect === "claude" ? "wave" : hook.dialect;
+}
+
+/** Whose hook format a row's file is in, as the page names it (the dialect registry's). */
+export function dialectTitle(dialect: HookEntry["dialect"]): string {
+  return DIALECTS[dialect].title;
+}
+
+/** The chip text of a hook that runs no command: a `prompt` hook asks the model in Claude Code's
+ * format, the user in Snow's (the dialect registry says which). */
 export function kindKey(hook: { type: Exclude<HookEntry["type"], "command">; dialect: HookEntry["dialect"] }) {
-  return hook.type === "prompt" && hook.dialect !== "snow" ? ("row.kind.modelPrompt" as const) : (`row.kind.${hook.type}` as const);
+  const asksModel = hook.type === "prompt" && DIALECTS[hook.dialect].promptHook === "model";
+  return asksModel ? ("row.kind.modelPrompt" as const) : (`row.kind.${hook.type}` as const);
 }
 
 export function eventSummary(event: string, lang: Lang): string {
@@ -263,7 +323,22 @@ export function plainReason(err: unknown, lang?: Lang): string {
   if (err instanceof ConnectionClosedError) return t("reason.closed", {}, lang);
   const data = errorData(err);
   if (data) return t(`reason.${data.reason}` as Key, {}, lang);
+  const chat = chatReason(err);
+  if (chat) {
+    // The server's sentence says what exactly (which provider, which file): kept as the detail.
+    const reason = t(`reason.${chat.reason}`, {}, lang);
+    return t("reason.withDetail", { reason, detail: chat.message }, lang);
+  }
   return err instanceof Error ? err.message : String(err);
+}
+
+const CHAT_REASONS: ReadonlySet<string> = new Set(CHAT_ERROR_REASONS);
+
+/** Why a chat request failed (`ChatErrorData.reason`) and the server's words, when it said. */
+function chatReason(err: unknown): { reason: ChatErrorData["reason"]; message: string } | null {
+  if (!(err instanceof RemoteError)) return null;
+  const reason = (err.data as Partial<ChatErrorData> | undefined)?.reason;
+  return typeof reason === "string" && CHAT_REASONS.has(reason) ? { reason, message: err.message } : null;
 }
 
 /** What to do about a failed settings request, if there is something to say. */

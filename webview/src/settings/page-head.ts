@@ -77,7 +77,9 @@ export function renderHeader(list: HooksListResult | null, loading: boolean) {
   return html`<header>
     <h1>${t("settings.title")}</h1>
     ${list ? html`<span class="muted" title=${list.project.dir}>${t("settings.project", { name: list.project.name })}</span>` : nothing}
-    ${loading ? html`<vscode-progress-ring aria-label=${t("settings.loading")}></vscode-progress-ring>` : nothing}
+    ${loading ? html`<vscode-progress-ring aria-hidden="true"></vscode-progress-ring>` : nothing}
+    <!-- The one place "Loading" is said: the ring and the first load's line are only seen. -->
+    <span class="visually-hidden" role="status" data-testid="loading-status">${loading ? t("settings.loading") : ""}</span>
   </header>`;
 }
 
@@ -98,19 +100,21 @@ export function renderTabs(ctx: TabsContext) {
   };
   return html`<div role="tablist" aria-label=${t("settings.title")} @keydown=${onKey}>
     ${SOURCES.map((s) => {
-      const badge = tabBadge(ctx.views[s]);
+      const untrusted = s === "project" && !ctx.trusted;
+      const badge = tabBadge(ctx.views[s], t(`tab.${s}`));
       return html`<button
         role="tab"
         id="tab-${s}"
         data-source=${s}
+        aria-label=${untrusted ? `${badge.label}, ${t("tab.untrustedMark")}` : badge.label}
         aria-selected=${s === ctx.selected ? "true" : "false"}
         aria-controls="panel"
         tabindex=${s === ctx.selected ? "0" : "-1"}
         @click=${() => ctx.select(s, false)}
       >
         ${t(`tab.${s}`)}
-        <span class="badge ${badge.problem ? "problem" : ""}" data-testid="count-${s}" aria-label=${badge.label}>${badge.text}</span>
-        ${s === "project" && !ctx.trusted ? html`<span class="badge warn" data-testid="untrusted-mark">${t("tab.untrustedMark")}</span>` : nothing}
+        <span class="badge ${badge.problem ? "problem" : ""}" data-testid="count-${s}">${badge.text}</span>
+        ${untrusted ? html`<span class="badge warn" data-testid="untrusted-mark">${t("tab.untrustedMark")}</span>` : nothing}
       </button>`;
     })}
   </div>`;

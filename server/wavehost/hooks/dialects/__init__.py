@@ -1,7 +1,7 @@
 """The hook dialects wavehost runs, in the documented order: Wave (Claude Code's format),
 GitHub Copilot CLI, Snow CLI. Each maps onto the one event catalogue (`hooks.catalogue`)."""
 
-from wavehost.hooks.config import DialectName
+from wavehost.hooks.dialect_registry import DialectName
 from wavehost.hooks.dialects.base import Dialect
 from wavehost.hooks.dialects.copilot import COPILOT
 from wavehost.hooks.dialects.snow import SNOW

@@ -13,7 +13,8 @@ from typing import Any, Protocol
 
 from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import ConfigFile, Diagnostic, DialectName, HookHandler, Source
+from wavehost.hooks.config import ConfigFile, Diagnostic, HookHandler, Source
+from wavehost.hooks.dialect_registry import DialectName
 from wavehost.hooks.outcome import Outcome
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun, Launch

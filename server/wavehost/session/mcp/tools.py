@@ -19,8 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wavehost.hooks.dialects.vocabulary import MCP_PREFIX as PREFIX
-from wavehost.hooks.dialects.vocabulary import mcp_parts
+from wavehost.hooks.tools import mcp
 from wavehost.session.mcp.servers import McpCallError, McpConnection, McpToolInfo
 from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
 
@@ -31,10 +30,10 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 def tool_name(server: str, tool: str) -> str:
     """The name the model and hooks use (Claude Code's), any other character made `_`."""
-    return f"{PREFIX}{_UNSAFE.sub('_', server)}__{_UNSAFE.sub('_', tool)}"
+    return mcp.wave_name(_UNSAFE.sub("_", server), _UNSAFE.sub("_", tool))
 
 
-split_name = mcp_parts  # (server, tool) of an MCP tool's name; None for any other tool
+split_name = mcp.parts  # (server, tool) of an MCP tool's name; None for any other tool
 
 
 def _size(data: str) -> int:

@@ -65,7 +65,7 @@ def choose(
     return ProviderChoice(name, str(chosen_model), script_path)
 
 
-# What each SDK accepts as a credential (Anthropic's takes a bearer token too).
+# What each API accepts as a credential (Anthropic's takes a bearer token too).
 CREDENTIALS = {
     "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
     "openai": ("OPENAI_API_KEY",),
@@ -78,7 +78,7 @@ def make_provider(choice: ProviderChoice, env: Mapping[str, str] | None = None) 
     if choice.provider == "scripted":
         assert choice.script is not None
         return ScriptedProvider(load_script(choice.script), choice.model)
-    # Checked here, not by the SDK at the first request (a TypeError deep inside it).
+    # Checked here, not by the API at the first request.
     if not any(env.get(name) for name in CREDENTIALS[choice.provider]):
         raise ProviderError(
             f"the {choice.provider} provider needs an API key: set {API_KEYS[choice.provider]}, "
@@ -87,12 +87,10 @@ def make_provider(choice: ProviderChoice, env: Mapping[str, str] | None = None) 
     if choice.provider == "anthropic":
         from wavehost.session.providers.anthropic_messages import AnthropicProvider
 
-        return AnthropicProvider(
-            choice.model, env.get("ANTHROPIC_API_KEY"), env.get("ANTHROPIC_AUTH_TOKEN")
-        )
+        return AnthropicProvider(choice.model, env)
     from wavehost.session.providers.openai_chat import OpenAIProvider
 
-    return OpenAIProvider(choice.model, env.get("OPENAI_API_KEY"))
+    return OpenAIProvider(choice.model, env)
 
 
 __all__ = [

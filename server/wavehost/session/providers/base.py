@@ -2,7 +2,7 @@
 
 A reply is a stream of text deltas and complete tool calls (providers assemble a call's streamed
 JSON arguments before handing it over). Provider failures surface as `ProviderError`, whatever the
-SDK raised, so the loop has one thing to catch.
+server or the connection did, so the loop has one thing to catch.
 """
 
 import json
@@ -72,10 +72,15 @@ def _reason(err: BaseException) -> str:
 
 
 class Provider(Protocol):
+    """A model provider; the session that uses it closes it at its end (`aclose`)."""
+
     name: str
     model: str
 
     def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]: ...
+
+    async def aclose(self) -> None:
+        """Let go of its connections."""
 
 
 def parse_arguments(raw: str, tool: str) -> dict[str, Any]:

@@ -1,14 +1,17 @@
-"""OpenAI-compatible Chat Completions through the official `openai` SDK, streamed.
+"""OpenAI-compatible Chat Completions, streamed, spoken over HTTP as the official SDK speaks it.
 
-The SDK reads `OPENAI_API_KEY` and `OPENAI_BASE_URL` itself, so any compatible server works.
-A tool call's id and name come in its first chunk and its JSON arguments in pieces after it, keyed
-by the call's index: they are assembled here and handed over once the stream ends.
+`OPENAI_API_KEY` travels as a bearer token to `$OPENAI_BASE_URL/chat/completions` (default
+`https://api.openai.com/v1`), so any compatible server works; `OPENAI_ORG_ID` and
+`OPENAI_PROJECT_ID` as the SDK sends them. A tool call's id and name come in its first chunk and
+its JSON arguments in pieces after it, keyed by the call's index: they are assembled here and
+handed over once the stream ends. Why not through the official SDK: `providers/http.py`.
 """
 
+import functools
 import json
-import os
 import uuid
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,9 +21,13 @@ from wavehost.session.providers.base import (
     ProviderError,
     StreamEvent,
     TextDelta,
+    ToolSpec,
     parse_arguments,
     unreachable,
 )
+from wavehost.session.providers.http import Connection, as_string, error_text, event_data
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
 def wire_messages(system: str, messages: Sequence[ModelMessage]) -> list[dict[str, Any]]:
@@ -45,6 +52,20 @@ def wire_messages(system: str, messages: Sequence[ModelMessage]) -> list[dict[st
     return out
 
 
+def wire_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": t.name,
+                "description": t.description,
+                "parameters": t.input_schema,
+            },
+        }
+        for t in tools
+    ]
+
+
 @dataclass
 class _PartialCall:
     id: str = ""
@@ -52,61 +73,65 @@ class _PartialCall:
     arguments: str = ""
 
 
+def request_headers(env: Mapping[str, str]) -> dict[str, str]:
+    headers = {"authorization": f"Bearer {env.get('OPENAI_API_KEY', '')}"}
+    if organization := env.get("OPENAI_ORG_ID"):
+        headers["openai-organization"] = organization
+    if project := env.get("OPENAI_PROJECT_ID"):
+        headers["openai-project"] = project
+    return headers
+
+
 class OpenAIProvider:
     name = "openai"
 
-    def __init__(self, model: str, api_key: str | None = None) -> None:
-        import openai
-
+    def __init__(self, model: str, env: Mapping[str, str]) -> None:
         self.model = model
-        self._sdk = openai
-        try:  # the key given, not read by the SDK: it is no longer in os.environ
-            self._client = openai.AsyncOpenAI(api_key=api_key)
-        except openai.OpenAIError as err:
-            raise ProviderError(f"openai: {err}") from err
+        base = env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+        unreached = functools.partial(unreachable, self.name, base, "OPENAI_BASE_URL", env=env)
+        self._url = base.rstrip("/") + "/chat/completions"
+        self._headers = request_headers(env)
+        self._connection = Connection(self.name, self._url, unreached)
+
+    async def aclose(self) -> None:
+        await self._connection.aclose()
 
     async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
-        tools: Any = [
-            {
-                "type": "function",
-                "function": {
-                    "name": t.name,
-                    "description": t.description,
-                    "parameters": t.input_schema,
-                },
-            }
-            for t in request.tools
-        ]
-        messages: Any = wire_messages(request.system, request.messages)
-        calls: dict[int, _PartialCall] = {}
-        extra: dict[str, Any] = {"tools": tools} if tools else {}  # `[]` is refused
+        tools = wire_tools(request.tools)
+        body: dict[str, Any] = {
+            "model": request.model or self.model,
+            "messages": wire_messages(request.system, request.messages),
+            "stream": True,  # no token limit: compatible servers disagree on its name
+        }
+        if tools:  # `[]` is refused
+            body["tools"] = tools
         if request.output_schema is not None:
             schema = {"name": "answer", "schema": dict(request.output_schema)}
-            extra["response_format"] = {"type": "json_schema", "json_schema": schema}
-        try:
-            stream = await self._client.chat.completions.create(
-                model=request.model or self.model,
-                messages=messages,
-                stream=True,  # no token limit: compatible servers disagree on its name
-                **extra,
-            )
-            async with stream:
-                async for chunk in stream:
-                    for choice in chunk.choices:
-                        delta = choice.delta
-                        if delta.content:
-                            yield TextDelta(delta.content)
-                        for piece in delta.tool_calls or ():
-                            call = calls.setdefault(piece.index, _PartialCall())
-                            call.id = call.id or piece.id or ""
-                            if piece.function is not None:
-                                call.name = call.name or piece.function.name or ""
-                                call.arguments += piece.function.arguments or ""
-        except self._sdk.APIConnectionError as err:
-            url = self._client.base_url
-            raise unreachable("openai", url, "OPENAI_BASE_URL", err, os.environ) from err
-        except self._sdk.OpenAIError as err:
-            raise ProviderError(f"openai: {err}") from err
+            body["response_format"] = {"type": "json_schema", "json_schema": schema}
+        calls: dict[int, _PartialCall] = {}
+        events = self._connection.events(self._headers, body)
+        async with aclosing(events):  # an interrupt closes the HTTP stream now
+            async for event in events:
+                if event.data.strip() == "[DONE]":
+                    break
+                chunk = event_data(self.name, event)
+                if "error" in chunk:  # a compatible server's way of failing mid-stream
+                    raise ProviderError(f"{self.name}: {error_text(chunk)}")
+                try:
+                    for choice in chunk.get("choices") or ():
+                        delta = choice.get("delta") or {}
+                        if content := delta.get("content"):
+                            yield TextDelta(as_string(content))
+                        for piece in delta.get("tool_calls") or ():
+                            if not isinstance(piece["index"], int):
+                                raise TypeError("a tool call's index is not a number")
+                            call = calls.setdefault(piece["index"], _PartialCall())
+                            call.id = call.id or as_string(piece.get("id") or "")
+                            function = piece.get("function") or {}
+                            call.name = call.name or as_string(function.get("name") or "")
+                            call.arguments += as_string(function.get("arguments") or "")
+                except (AttributeError, KeyError, TypeError) as err:
+                    raise ProviderError(f"{self.name}: the server sent a malformed chunk") from err
         for index in sorted(calls):
             call = calls[index]
             call_id = call.id or f"call_{uuid.uuid4().hex[:24]}"

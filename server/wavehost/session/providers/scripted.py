@@ -73,6 +73,9 @@ class ScriptedProvider:
         self.turns = list(turns)
         self.requests: list[ModelRequest] = []
 
+    async def aclose(self) -> None:
+        pass  # nothing to let go of
+
     async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         self.requests.append(request)
         index = len(self.requests) - 1

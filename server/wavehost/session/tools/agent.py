@@ -4,6 +4,7 @@ from typing import Protocol
 
 from pydantic import Field
 
+from wavehost.hooks.tools.agent import AGENT
 from wavehost.session.agent_types import AGENT_TYPES
 from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
 
@@ -25,7 +26,7 @@ class AgentLauncher(Protocol):
 
 
 class Agent(Tool[AgentInput]):
-    name = "Agent"
+    name = AGENT.name
     kind = "read"  # the subagent's own tool calls are checked one by one
     description = (
         "Launches a subagent to handle a task on its own and returns its final report. "

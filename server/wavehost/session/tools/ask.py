@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from wavehost.hooks.outcome import QuestionAnswer
+from wavehost.hooks.tools.ask_user_question import ASK_USER_QUESTION
 from wavehost.session.tools.base import Tool, ToolError, ToolInput, ToolResult, Workspace
 
 NOBODY = (
@@ -78,7 +79,7 @@ def result_text(answers: dict[str, str]) -> str:
 
 
 class AskUserQuestion(Tool[AskInput]):
-    name = "AskUserQuestion"
+    name = ASK_USER_QUESTION.name
     kind = "read"  # asking changes nothing
     description = (
         "Asks the user one to four multiple-choice questions while you work: to clarify what "

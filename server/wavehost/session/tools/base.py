@@ -32,6 +32,9 @@ class Workspace:
     # What a dialect adds to the environment of the processes tools start (Snow's session
     # identity), from the base environment and the process's cwd; None: nothing
     identity: Callable[[Mapping[str, str], Path], dict[str, str]] | None = None
+    # The base environment of the processes tools and hooks start (a session's: tagged as its
+    # own, `plumbing.orphans`); None: what wavehost inherited
+    env: Mapping[str, str] | None = None
 
     def resolve(self, path: str) -> Path:
         candidate = Path(path).expanduser()
@@ -43,7 +46,7 @@ class Workspace:
 
     def process_env(self) -> dict[str, str]:
         """The environment of a process a tool starts now (in `spawn_dir`)."""
-        base = environment.inherited()
+        base = dict(self.env) if self.env is not None else environment.inherited()
         return self.identity(base, self.spawn_dir()) if self.identity is not None else base
 
 

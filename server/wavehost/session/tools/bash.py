@@ -13,6 +13,7 @@ from pathlib import Path
 import anyio
 from pydantic import Field
 
+from wavehost.hooks.tools.bash import BASH
 from wavehost.session.background import BackgroundTasks
 from wavehost.session.shells import run_shell
 from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
@@ -56,7 +57,7 @@ def _clip(text: str) -> str:
 
 
 class Bash(Tool[BashInput]):
-    name = "Bash"
+    name = BASH.name
     kind = "execute"
     description = (
         "Executes a bash command in the session's working directory and returns its output. "

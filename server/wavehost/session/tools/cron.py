@@ -3,6 +3,9 @@
 
 from pydantic import Field
 
+from wavehost.hooks.tools.cron_create import CRON_CREATE
+from wavehost.hooks.tools.cron_delete import CRON_DELETE
+from wavehost.hooks.tools.cron_list import CRON_LIST
 from wavehost.session.crons import CronError, SessionCrons
 from wavehost.session.tools.base import Tool, ToolError, ToolInput, ToolResult, Workspace
 
@@ -16,7 +19,7 @@ class CronCreateInput(ToolInput):
 
 
 class CronCreate(Tool[CronCreateInput]):
-    name = "CronCreate"
+    name = CRON_CREATE.name
     kind = "read"  # schedules a prompt in this session only; it changes nothing on disk
     description = (
         "Schedules a prompt to run in this session on a cron schedule (5 fields, local time). "
@@ -53,7 +56,7 @@ class CronListInput(ToolInput):
 
 
 class CronList(Tool[CronListInput]):
-    name = "CronList"
+    name = CRON_LIST.name
     kind = "read"
     description = "Lists the cron jobs scheduled in this session."
     input_model = CronListInput
@@ -78,7 +81,7 @@ class CronDeleteInput(ToolInput):
 
 
 class CronDelete(Tool[CronDeleteInput]):
-    name = "CronDelete"
+    name = CRON_DELETE.name
     kind = "read"
     description = "Cancels a cron job of this session by its ID."
     input_model = CronDeleteInput

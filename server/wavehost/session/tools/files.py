@@ -9,6 +9,9 @@ from typing import Any, TypeVar
 import anyio
 from pydantic import Field
 
+from wavehost.hooks.tools.edit import EDIT
+from wavehost.hooks.tools.read import READ
+from wavehost.hooks.tools.write import WRITE
 from wavehost.session.tools.base import Tool, ToolError, ToolInput, ToolResult, Workspace
 from wavehost.session.tools.patch import structured_patch
 
@@ -54,7 +57,7 @@ def _read_text(path: Path) -> str:
 
 
 class Read(_FileTool[ReadInput]):
-    name = "Read"
+    name = READ.name
     kind = "read"
     description = (
         "Reads a file from the local filesystem. Lines are numbered from 1 (cat -n format). "
@@ -132,7 +135,7 @@ def modified_by_hook(response: dict[str, Any]) -> str | None:
 
 
 class Write(_FileTool[WriteInput]):
-    name = "Write"
+    name = WRITE.name
     kind = "edit"
     description = "Writes a file to the local filesystem, replacing it if it exists."
     input_model = WriteInput
@@ -182,7 +185,7 @@ def _edit(path: Path, args: EditInput) -> tuple[int, str | None, str]:
 
 
 class Edit(_FileTool[EditInput]):
-    name = "Edit"
+    name = EDIT.name
     kind = "edit"
     description = (
         "Performs exact string replacements in a file. old_string must be unique in the file "

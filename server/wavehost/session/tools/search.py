@@ -1,22 +1,39 @@
 """Glob and Grep: finding files and text in the workspace (Claude Code's inputs and modes).
 
 Both walk the tree in a worker thread, newest files first as Claude Code lists them, and skip
-version-control and dependency folders that would drown the results.
+version-control and dependency folders that would drown the results. Grep's pattern is
+ripgrep's syntax, run by RE2 (`grep_pattern`: a hostile pattern costs linear time and never
+holds the GIL); it reads regular files only, line by line, and skips binary ones (a NUL byte in
+the first 8 KB), as ripgrep does. A search stops after `GREP_TIMEOUT` (RE2's time is linear in
+the line but grows with the pattern: `(\\w|\\s){400}!` takes seconds per megabyte), and as soon
+as its turn is interrupted; what it found by then is the result, or an error when it found
+nothing, as Claude Code's Grep does.
 """
 
 import fnmatch
 import os
-import re
-from collections.abc import Iterator
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Literal
 
 import anyio
 from pydantic import Field
 
+from wavehost.hooks.tools.glob import GLOB
+from wavehost.hooks.tools.grep import GREP
 from wavehost.session.tools.base import Tool, ToolError, ToolInput, ToolResult, Workspace
+from wavehost.session.tools.grep_pattern import GrepPattern, GrepPatternError, compile_pattern
 
 RESULT_LIMIT = 100
+GREP_TIMEOUT = 20.0  # seconds, Claude Code's for its ripgrep
+TIMED_OUT = (
+    f"Grep timed out after {GREP_TIMEOUT:g} seconds. The search may have matched files but did "
+    "not complete in time. Try searching a more specific path or pattern."
+)
+CUT_SHORT = f"(Grep timed out after {GREP_TIMEOUT:g} seconds: the results may be incomplete.)"
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
 
 
@@ -63,7 +80,7 @@ def _glob(root: Path, pattern: str) -> list[Path]:
 
 
 class Glob(Tool[GlobInput]):
-    name = "Glob"
+    name = GLOB.name
     kind = "read"
     description = "Finds files by glob pattern (e.g. **/*.ts), newest first."
     input_model = GlobInput
@@ -92,34 +109,65 @@ class GrepInput(ToolInput):
     head_limit: int | None = Field(None, ge=1, description="Only the first N results")
 
 
-def _text_lines(path: Path) -> list[str] | None:
+BINARY_PROBE = 8192  # bytes looked at for a NUL: a binary file is not searched
+
+
+def _hits(path: Path, pattern: GrepPattern, stop: Callable[[], bool]) -> list[tuple[int, str]]:
+    """(line number, line) of each line that matches, until `stop()` says so; none for a file
+    that is not a regular text file (opened without blocking: a FIFO, a device, `/dev/zero`
+    through a link would block or never end)."""
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
-        return None
-    if b"\0" in data[:8192]:
-        return None  # binary
-    return data.decode("utf-8", errors="replace").splitlines()
+        return []
+    with open(fd, "rb") as file:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode) or b"\0" in file.read(BINARY_PROBE):
+                return []
+            file.seek(0)
+            hits = []
+            for number, raw in enumerate(file, 1):
+                if stop():
+                    break
+                line = raw.rstrip(b"\n").rstrip(b"\r")
+                if pattern.search(line):
+                    hits.append((number, line.decode("utf-8", errors="replace")))
+            return hits
+        except OSError:
+            return []
 
 
-def _grep(root: Path, args: GrepInput) -> tuple[list[str], list[str]]:
-    """(result lines, files that matched)."""
-    flags = re.IGNORECASE if args.case_insensitive else 0
+class Budget:
+    """When a search must stop: `GREP_TIMEOUT` after it began, or once its turn is interrupted;
+    `spent` says whether it did stop a search."""
+
+    def __init__(self) -> None:
+        self._deadline = time.monotonic() + GREP_TIMEOUT
+        self.interrupted = threading.Event()
+        self.spent = False
+
+    def __call__(self) -> bool:
+        if self.interrupted.is_set() or time.monotonic() > self._deadline:
+            self.spent = True
+        return self.spent
+
+
+def _grep(root: Path, args: GrepInput, stop: Callable[[], bool]) -> tuple[list[str], list[str]]:
+    """(result lines, files that matched), as far as the search got before `stop()`."""
     try:
-        regex = re.compile(args.pattern, flags)
-    except re.error as err:
+        pattern = compile_pattern(args.pattern, ignore_case=args.case_insensitive)
+    except GrepPatternError as err:
         raise ToolError(f"Invalid regular expression {args.pattern!r}: {err}") from None
     matched: list[Path] = []
     lines_out: dict[Path, list[str]] = {}
     for path in _walk(root):
+        if stop():
+            break
         if args.glob and not (
             fnmatch.fnmatch(path.name, args.glob) or fnmatch.fnmatch(str(path), args.glob)
         ):
             continue
-        lines = _text_lines(path)
-        if lines is None:
-            continue
-        hits = [(n, line) for n, line in enumerate(lines, 1) if regex.search(line)]
+        hits = _hits(path, pattern, stop)
         if hits:
             matched.append(path)
             if args.output_mode == "content":
@@ -138,7 +186,7 @@ def _grep(root: Path, args: GrepInput) -> tuple[list[str], list[str]]:
 
 
 class Grep(Tool[GrepInput]):
-    name = "Grep"
+    name = GREP.name
     kind = "read"
     description = (
         "Searches file contents with a regular expression. output_mode files_with_matches "
@@ -148,7 +196,16 @@ class Grep(Tool[GrepInput]):
 
     async def run(self, args: GrepInput, workspace: Workspace) -> ToolResult:
         root = _search_root(args.path, workspace)
-        results, files = await anyio.to_thread.run_sync(_grep, root, args)
+        budget = Budget()
+        try:  # an interrupted turn does not wait for the line being matched
+            results, files = await anyio.to_thread.run_sync(
+                _grep, root, args, budget, abandon_on_cancel=True
+            )
+        finally:
+            budget.interrupted.set()
+        cut = budget.spent
+        if cut and not results:
+            raise ToolError(TIMED_OUT)
         if args.head_limit is not None:
             results = results[: args.head_limit]
         if not results:
@@ -157,6 +214,8 @@ class Grep(Tool[GrepInput]):
             text = f"Found {len(results)} file{'s' * (len(results) != 1)}\n" + "\n".join(results)
         else:
             text = "\n".join(results)
+        if cut:
+            text += "\n" + CUT_SHORT
         return ToolResult.success(
             text, mode=args.output_mode, filenames=files, numFiles=len(files), numLines=len(results)
         )

@@ -4,6 +4,8 @@ BashOutput and KillShell before background subagents shared the same registry)."
 import anyio
 from pydantic import Field, model_validator
 
+from wavehost.hooks.tools.task_output import TASK_OUTPUT
+from wavehost.hooks.tools.task_stop import TASK_STOP
 from wavehost.session.background import BackgroundTask, BackgroundTasks
 from wavehost.session.tools.base import Tool, ToolError, ToolInput, ToolResult, Workspace
 
@@ -27,7 +29,7 @@ class TaskOutputInput(ToolInput):
 
 
 class TaskOutput(Tool[TaskOutputInput]):
-    name = "TaskOutput"
+    name = TASK_OUTPUT.name
     kind = "read"
     description = (
         "Retrieves the output of a background task (a shell started with run_in_background, or "
@@ -68,7 +70,7 @@ class TaskStopInput(ToolInput):
 
 
 class TaskStop(Tool[TaskStopInput]):
-    name = "TaskStop"
+    name = TASK_STOP.name
     kind = "read"  # it only ends work this session started itself: nothing to ask the user about
     description = "Stops a running background task (and everything it started) by its ID."
     input_model = TaskStopInput

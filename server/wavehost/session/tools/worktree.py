@@ -4,6 +4,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from wavehost.hooks.tools.enter_worktree import ENTER_WORKTREE
+from wavehost.hooks.tools.exit_worktree import EXIT_WORKTREE
 from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
 from wavehost.session.worktrees import NAME, Worktrees
 
@@ -13,7 +15,7 @@ class EnterWorktreeInput(ToolInput):
 
 
 class EnterWorktree(Tool[EnterWorktreeInput]):
-    name = "EnterWorktree"
+    name = ENTER_WORKTREE.name
     kind = "edit"  # creates a checkout and a branch: as much a change as writing a file
     description = (
         "Creates an isolated git worktree on a new branch and moves the session's working "
@@ -49,7 +51,7 @@ class ExitWorktreeInput(ToolInput):
 
 
 class ExitWorktree(Tool[ExitWorktreeInput]):
-    name = "ExitWorktree"
+    name = EXIT_WORKTREE.name
     kind = "edit"
     description = (
         "Leaves the worktree EnterWorktree created, returning to the previous working directory; "

@@ -22,7 +22,8 @@ from wavehost.environment import PROVIDER_SECRETS
 from wavehost.hooks import payloads as p
 from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.config import DialectName, HookHandler, Source
+from wavehost.hooks.config import HookHandler, Source
+from wavehost.hooks.dialect_registry import DialectName
 from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.copilot import outcome, payloads, sources
 from wavehost.hooks.dialects.copilot.events import EVENT_KEYS, TOOLS
@@ -86,11 +87,13 @@ class CopilotDialect:
         else:
             argv = (BASH, "-c", handler.command)
         timeout = handler.timeout or DEFAULT_TIMEOUT
+        # A process group of its own in our session, as Copilot CLI starts its hooks: not a
+        # session, which on Linux is a new scheduling autogroup (about 4 ms a hook, busy box).
         if handler.cwd is None:
-            return Launch(argv, root, env, timeout)
+            return Launch(argv, root, env, timeout, new_session=False)
         cwd = root / handler.cwd  # no `~` expansion, as in Copilot
         error = None if cwd.is_dir() else missing_cwd(handler.cwd, cwd)
-        return Launch(argv, cwd, env, timeout, error=error)
+        return Launch(argv, cwd, env, timeout, error=error, new_session=False)
 
     def call(
         self, handler: HookHandler, payload: p.HookInput, stdin: bytes, context: HookContext

@@ -10,6 +10,8 @@ absolute).
 import difflib
 from pathlib import Path
 
+from wavehost.hooks.tools import named
+
 CONTEXT = 3
 READ_LIMIT = 1 << 20  # a larger file's change is shown without its hunks
 
@@ -62,13 +64,14 @@ def current_text(path: str) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-def of_call(tool: str, tool_input: dict[str, object]) -> dict[str, str] | None:
-    """`{file_path, diff}` for a Write or Edit call, else None."""
+def of_call(tool_name: str, tool_input: dict[str, object]) -> dict[str, str] | None:
+    """`{file_path, diff}` for a call that writes or edits a file (Write, Edit), else None."""
     path = tool_input.get("file_path")
-    if tool not in ("Write", "Edit") or not isinstance(path, str):
+    change = tool.change if (tool := named(tool_name)) is not None else None
+    if change is None or not isinstance(path, str):
         return None
     old = current_text(path) if Path(path).exists() else None
-    if tool == "Write":
+    if change == "write":
         content = tool_input.get("content")
         text = content if isinstance(content, str) else ""
         diff = created(path, text) if old is None else changed(path, old, text)

@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event
-from wavehost.hooks.dialects.vocabulary import ToolName, Vocabulary, dashed
+from wavehost.hooks.dialects.vocabulary import Vocabulary
+from wavehost.hooks.tools import mcp
 
 CAMEL: dict[str, Event] = {
     "sessionStart": Event.SessionStart,
@@ -104,23 +105,4 @@ SESSION_SOURCES = {"startup": "startup", "resume": "resume", "clear": "new"}
 END_REASONS = {"clear": "user_exit", "logout": "user_exit", "prompt_input_exit": "user_exit"}
 
 
-TOOLS = Vocabulary(
-    {
-        "Bash": ToolName("bash", aliases=("powershell",)),
-        "Read": ToolName("view", {"file_path": "path"}),
-        "Write": ToolName("create", {"file_path": "path", "content": "file_text"}),
-        "Edit": ToolName(
-            "edit",
-            {"file_path": "path", "old_string": "old_str", "new_string": "new_str"},
-            aliases=("str_replace_editor", "apply_patch"),
-        ),
-        "Glob": ToolName("glob"),
-        "Grep": ToolName("grep", aliases=("rg",)),
-        "Agent": ToolName("task", {"subagent_type": "agent_type"}),
-        "AskUserQuestion": ToolName("ask_user"),
-        "WebFetch": ToolName("web_fetch"),
-        "WebSearch": ToolName("web_search"),
-        "TodoWrite": ToolName("update_todo"),
-    },
-    mcp=dashed,
-)
+TOOLS = Vocabulary.of(lambda tool: tool.copilot, mcp.COPILOT)

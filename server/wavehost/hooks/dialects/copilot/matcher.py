@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from wavehost.hooks import patterns
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.dialects.copilot.events import MATCHED, TOOL_EVENTS, TOOLS, is_pascal
-from wavehost.hooks.dialects.vocabulary import mcp_parts
 from wavehost.hooks.matcher import Matcher
+from wavehost.hooks.tools import mcp
 
 _NAMES = re.compile(r"[A-Za-z0-9_\-]+(\|[A-Za-z0-9_\-]+)*")
 # PascalCase events whose empty matcher matches every tool (seed 002)
@@ -70,12 +70,12 @@ class CopilotMatcher(Matcher):
     def matches(self, subject: str) -> bool:
         # An MCP tool's "Claude name" in Copilot CLI is its own (`memory-recall`, observed): the
         # Claude-style forms test that, never `mcp__memory__recall`.
-        mcp = self.tool and mcp_parts(subject) is not None
+        of_server = self.tool and mcp.parts(subject) is not None
         if self.tokens is not None:
-            return (subject in self.tokens and not mcp) or _runtime(subject) in self.tokens
+            return (subject in self.tokens and not of_server) or _runtime(subject) in self.tokens
         if self.regex is None:
             return True
-        name = _runtime(subject) if self.tool and (not self.claude or mcp) else subject
+        name = _runtime(subject) if self.tool and (not self.claude or of_server) else subject
         return self.regex.test(name)
 
 

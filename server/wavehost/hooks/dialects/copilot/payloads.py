@@ -19,7 +19,8 @@ from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import event_of
 from wavehost.hooks.dialects.copilot.diffs import of_call
 from wavehost.hooks.dialects.copilot.events import END_REASONS, SESSION_SOURCES, TOOLS, is_pascal
-from wavehost.hooks.dialects.vocabulary import mcp_parts
+from wavehost.hooks.tools import is_shell, mcp
+from wavehost.hooks.tools.edit import EDIT
 
 Doc = dict[str, Any]
 
@@ -64,7 +65,7 @@ def claude(payload: p.PreToolUseInput | p.PostToolUseInput | p.PostToolUseFailur
     """The PascalCase payload's `tool_name`: Claude Code's, but an MCP tool's is Copilot's own
     (`<server>-<tool>`, observed)."""
     name = payload.tool_name
-    return TOOLS.name(name) if mcp_parts(name) else name
+    return TOOLS.name(name) if mcp.parts(name) else name
 
 
 def result_text(payload: p.PostToolUseInput) -> str:
@@ -144,14 +145,14 @@ def render(key: str, payload: p.HookInput) -> Doc:
             )
             change = of_call(payload.tool_name, payload.tool_input)
             if change is not None:  # a file is created or changed: Copilot asks about an edit
-                name, args = "edit", change
-            elif payload.tool_name == "Bash":
+                name, args = TOOLS.name(EDIT.name), change
+            elif is_shell(payload.tool_name):
                 args = {"command": payload.tool_input.get("command", "")}
-            mcp = mcp_parts(payload.tool_name)
+            server_tool = mcp.parts(payload.tool_name)
             return {
                 "hookName": "permissionRequest",
                 **_camel(payload),
-                "toolName": "/".join(mcp) if mcp else name,  # MCP: `<server>/<tool>` (observed)
+                "toolName": mcp.copilot_permission_name(*server_tool) if server_tool else name,
                 "toolInput": args,
                 "permissionSuggestions": [],
             }

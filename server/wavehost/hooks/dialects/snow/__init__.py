@@ -24,7 +24,8 @@ from wavehost.environment import without_provider_keys
 from wavehost.hooks import payloads as p
 from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import Event, event_of
-from wavehost.hooks.config import DialectName, HookHandler, Source
+from wavehost.hooks.config import HookHandler, Source
+from wavehost.hooks.dialect_registry import DialectName
 from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.snow import outcome, payloads, sources
 from wavehost.hooks.dialects.snow.events import SESSION_TYPES, TYPES
@@ -131,11 +132,13 @@ class SnowDialect:
         }
         target = paths.snow_inject_log(context.root)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            # Never through a link out of the project (`.snow/log` → `~`, the file → ~/.bashrc)
-            leads = paths.outside(context.root, target.parent)
-            if leads is not None:
-                raise OSError(f"{target.parent} leads out of the project (to {leads})")
+            # Never through a link out of the project (`.snow` or `.snow/log` → `~`, the file
+            # → ~/.bashrc): looked at before the folder is made, and again once it is there
+            for _ in range(2):
+                leads = paths.outside(context.root, target.parent)
+                if leads is not None:
+                    raise OSError(f"{target.parent} leads out of the project (to {leads})")
+                target.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
             with os.fdopen(fd, "a", encoding="utf-8") as file:
                 file.write(json.dumps(line, ensure_ascii=False) + "\n")

@@ -5,7 +5,8 @@ from collections.abc import Callable
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.dialects.snow.sensitive import sensitive_call
-from wavehost.hooks.dialects.vocabulary import Args, ToolName, Vocabulary, dashed
+from wavehost.hooks.dialects.vocabulary import Vocabulary
+from wavehost.hooks.tools import mcp
 
 TYPES: dict[str, Event] = {
     "onSessionStart": Event.SessionStart,
@@ -42,35 +43,4 @@ CONDITIONS: dict[Event, Callable[[p.HookInput], bool]] = {
 }
 
 
-def _ask_args(wave: Args) -> Args:
-    """AskUserQuestion `{questions: [{question, options: [{label}]}]}` as Snow's
-    `{question, options: [label…]}` (its first question)."""
-    questions = wave.get("questions")
-    first = questions[0] if isinstance(questions, list) and questions else {}
-    first = first if isinstance(first, dict) else {}
-    options = first.get("options")
-    options = options if isinstance(options, list) else []
-    labels = [o.get("label", "") if isinstance(o, dict) else str(o) for o in options]
-    return {"question": first.get("question", ""), "options": labels}
-
-
-TOOLS = Vocabulary(
-    {
-        "Bash": ToolName("terminal-execute"),
-        "Read": ToolName("filesystem-read", {"file_path": "filePath", "offset": "startLine"}),
-        "Write": ToolName("filesystem-create", {"file_path": "filePath"}),
-        "Edit": ToolName(
-            "filesystem-edit",
-            {
-                "file_path": "filePath",
-                "old_string": "searchContent",
-                "new_string": "replaceContent",
-                "replace_all": "replaceAll",
-            },
-            aliases=("filesystem-edit_search", "filesystem-replaceedit"),
-        ),
-        "Grep": ToolName("ace-text_search"),
-        "AskUserQuestion": ToolName("askuser-ask_question", render=_ask_args),
-    },
-    mcp=dashed,
-)
+TOOLS = Vocabulary.of(lambda tool: tool.snow, mcp.SNOW)

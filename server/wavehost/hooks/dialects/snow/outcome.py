@@ -25,6 +25,7 @@ from wavehost.hooks.outcome import (
     QuestionAnswer,
 )
 from wavehost.hooks.runner import HookRun
+from wavehost.hooks.tools.ask_user_question import ASK_USER_QUESTION
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +221,7 @@ def _before_tool(
         if failed.code >= 2:
             _stop_flow(out, failed)
         return
-    if isinstance(payload, p.PreToolUseInput) and payload.tool_name == "AskUserQuestion":
+    if isinstance(payload, p.PreToolUseInput) and payload.tool_name == ASK_USER_QUESTION.name:
         for r in ok:
             if r.run.handler.kind == "command":
                 found = answer(r.stdout)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from wavehost.hooks import payloads as p
+from wavehost.hooks.tools import is_shell
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,6 @@ def sensitive(command: str) -> Sensitive | None:
 def sensitive_call(payload: p.PermissionRequestInput) -> Sensitive | None:
     """A terminal command (Bash, Snow's `terminal-execute`) the check flags; other tools: None."""
     command = payload.tool_input.get("command")
-    if payload.tool_name != "Bash" or not isinstance(command, str):
+    if not is_shell(payload.tool_name) or not isinstance(command, str):
         return None
     return sensitive(command)

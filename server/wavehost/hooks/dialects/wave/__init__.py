@@ -6,7 +6,8 @@ from typing import Any
 
 from wavehost.hooks.calls import Call
 from wavehost.hooks.catalogue import WAVE_EVENTS, Event
-from wavehost.hooks.config import DialectName, HookHandler, Source
+from wavehost.hooks.config import HookHandler, Source
+from wavehost.hooks.dialect_registry import DialectName
 from wavehost.hooks.dialects.base import DialectSources
 from wavehost.hooks.dialects.wave import handler_types, outcome, sources
 from wavehost.hooks.outcome import Outcome

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from wavehost.hooks import patterns
+from wavehost.hooks import patterns, tools
 from wavehost.hooks import payloads as p
 
 log = logging.getLogger(__name__)
@@ -37,12 +37,6 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-LEGACY_TOOL_NAMES = {
-    "Task": "Agent",
-    "KillShell": "TaskStop",
-    "AgentOutputTool": "TaskOutput",
-    "BashOutputTool": "TaskOutput",
-}
 TOOL_PAYLOADS = (
     p.PreToolUseInput,
     p.PostToolUseInput,
@@ -84,7 +78,7 @@ def parse_rule(text: str) -> IfRule:
 
 
 def _canonical(tool: str) -> str:
-    return LEGACY_TOOL_NAMES.get(tool, tool)
+    return tools.LEGACY_NAMES.get(tool, tool)
 
 
 def _unescaped(text: str, char: str, *, last: bool = False) -> int:
@@ -154,19 +148,27 @@ def _bare(pattern: str) -> bool:
     return _BARE.fullmatch(pattern) is not None
 
 
-def _bash(pattern: str, tool_input: dict[str, Any]) -> bool:
-    command = tool_input.get("command")
-    if not isinstance(command, str):
-        return False
-    reading = read_command(command)
-    if reading is None:
-        return True  # cannot tell: the hook runs
-    if reading.dynamic and not _bare(pattern):
-        return True  # what it really runs is known only when it runs: the hook runs
-    return any(_matches_command(pattern, c) for c in reading.commands)
+InputMatcher = Callable[[str, dict[str, Any]], bool]
 
 
-def _field(name: str) -> Callable[[str, dict[str, Any]], bool]:
+def _command(name: str) -> InputMatcher:
+    """A pattern against the shell command in field `name`, as Claude Code reads a command."""
+
+    def matches(pattern: str, tool_input: dict[str, Any]) -> bool:
+        command = tool_input.get(name)
+        if not isinstance(command, str):
+            return False
+        reading = read_command(command)
+        if reading is None:
+            return True  # cannot tell: the hook runs
+        if reading.dynamic and not _bare(pattern):
+            return True  # what it really runs is known only when it runs: the hook runs
+        return any(_matches_command(pattern, c) for c in reading.commands)
+
+    return matches
+
+
+def _field(name: str) -> InputMatcher:
     def matches(pattern: str, tool_input: dict[str, Any]) -> bool:
         value = tool_input.get(name)
         return isinstance(value, str) and matches_wildcard(pattern, value)
@@ -174,13 +176,12 @@ def _field(name: str) -> Callable[[str, dict[str, Any]], bool]:
     return matches
 
 
-_INPUT_MATCHERS: dict[str, Callable[[str, dict[str, Any]], bool]] = {
-    "Bash": _bash,
-    "Read": _field("file_path"),
-    "Edit": _field("file_path"),
-    "Write": _field("file_path"),
-    "Glob": _field("pattern"),
-    "Grep": _field("pattern"),
+# What a pattern is matched against: each tool's `if_field` (the catalogue's); a shell command is
+# read into its simple commands
+_INPUT_MATCHERS: dict[str, InputMatcher] = {
+    tool.name: (_command if tool.shell else _field)(tool.if_field)
+    for tool in tools.TOOLS
+    if tool.if_field is not None
 }
 
 

@@ -31,12 +31,13 @@ from wavehost.hooks.config import DiagnosticCode, HandlerSpec, HookHandler
 from wavehost.hooks.models import HookModelError, HookModels, Judgement, Verification
 from wavehost.hooks.payloads import HookInput
 from wavehost.hooks.runner import HookContext, HookRun
+from wavehost.hooks.tools.structured_output import STRUCTURED_OUTPUT as STRUCTURED
 
 PROMPT_TIMEOUT = 30.0  # seconds, Claude Code's defaults
 AGENT_TIMEOUT = 60.0
 AGENT_MAX_TURNS = 50
 HOOK_AGENT = "hook-agent-"  # an agent hook's subagent: its `agent_id` starts so
-STRUCTURED_OUTPUT = "StructuredOutput"
+STRUCTURED_OUTPUT = STRUCTURED.name
 # Where a prompt or agent hook may be (Claude Code's list, as far as wavehost has the events).
 EVENTS = frozenset(
     {

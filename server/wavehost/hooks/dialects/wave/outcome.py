@@ -154,6 +154,11 @@ class _Builder:
             self.blocked, self.tool_error = True, text
             self.decided_by = self._hook()
 
+    def _named(self) -> None:
+        """A block that makes the agent go on (Stop) names the first hook that made it."""
+        if self.decided_by is None:
+            self.decided_by = self._hook()
+
     def _hook(self) -> HookRef | None:
         return HookRef.of(self.current.handler) if self.current is not None else None
 
@@ -183,6 +188,7 @@ class _Builder:
             assert parsed.reason is not None
             self.blocked = True
             self.meta.append(parsed.reason.strip())
+            self._named()
         if spec.permission_decision:
             self._permission_json(parsed)
         specific = parsed.hookSpecificOutput
@@ -224,6 +230,7 @@ class _Builder:
         elif behaviour is OnExit2.CONTINUE:
             self.blocked = True
             self.meta.append(stderr or NO_STDERR)
+            self._named()
         elif behaviour is OnExit2.DENY:  # seed: the stderr is for the user only, not the model
             self.blocked = True
             self.permission("deny", None)

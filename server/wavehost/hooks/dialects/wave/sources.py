@@ -17,20 +17,18 @@ from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import WAVE_EVENTS, Event
 from wavehost.hooks.config import (
-    DIALECT_NAMES,
     PROGRAMMATIC_PATH,
     ConfigFile,
     Diagnostic,
     DiagnosticCode,
-    DialectName,
     EntryRef,
-    FileFormat,
     HookHandler,
     Source,
     fingerprint,
     identified,
     read_problems,
 )
+from wavehost.hooks.dialect_registry import DIALECT_NAMES, SWITCHABLE, DialectName, FileFormat
 from wavehost.hooks.dialects.wave.if_rules import parse_rule
 from wavehost.hooks.dialects.wave.matcher import WaveMatcher, compile_matcher
 from wavehost.hooks.jsonpointer import pointer_join
@@ -437,8 +435,8 @@ def _dialect_switches(settings: WaveSettings) -> tuple[frozenset[DialectName], l
         return frozenset(on), []
     user, setting = found[0]
     where = str(user.path)
-    # "claude" is read by `read_settings` (Claude Code's files run as Wave's): named here too
-    others = ["claude", *(name for name in DIALECT_NAMES if name != "wave")]
+    # Claude Code's files are switched by `read_settings` (they run as Wave's): named here too
+    others = SWITCHABLE
     if not isinstance(setting, Mapping):
         names = ", ".join(others)
         message = f'"{DIALECTS_KEY}" must be an object of dialect names ({names}) to true/false'
@@ -451,7 +449,7 @@ def _dialect_switches(settings: WaveSettings) -> tuple[frozenset[DialectName], l
             problems.append(Diagnostic(where, pointer, message))
         elif not isinstance(value, bool):
             problems.append(Diagnostic(where, pointer, f'"{name}" must be true or false'))
-        elif not value and name != "claude":
+        elif not value and name in DIALECT_NAMES:
             on.discard(name)
     return frozenset(on), problems
 

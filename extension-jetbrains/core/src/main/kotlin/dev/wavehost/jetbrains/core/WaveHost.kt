@@ -11,6 +11,7 @@ import dev.wavehost.jetbrains.core.lsp.ServerConnection
 import dev.wavehost.jetbrains.core.lsp.SessionOptions
 import dev.wavehost.jetbrains.core.protocol.LaunchPolicy
 import dev.wavehost.jetbrains.core.protocol.ProtocolTable
+import dev.wavehost.jetbrains.core.protocol.ShellTexts
 import dev.wavehost.jetbrains.core.relay.PageHandle
 import dev.wavehost.jetbrains.core.relay.PageLink
 import dev.wavehost.jetbrains.core.relay.Relay
@@ -36,8 +37,9 @@ import java.util.concurrent.TimeUnit
 
 /** What the IDE does for the host; the glue implements it (FileEditorManager, tool window, notifications). */
 interface IdeHost : ShellActions {
-    /** `window/showDocument`: open [path] in an editor; completes with whether it was shown. */
-    fun showDocument(path: Path, takeFocus: Boolean): CompletableFuture<Boolean>
+    /** `window/showDocument`: open [path] in an editor, at the 1-based [line] when given (a
+     *  parse error's, a hook's own entry); completes with whether it was shown. */
+    fun showDocument(path: Path, takeFocus: Boolean, line: Int?): CompletableFuture<Boolean>
 
     /** A problem the user must see (the server cannot start, keeps stopping, …), in plain words. */
     fun showError(message: String)
@@ -105,7 +107,7 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
 
     /** "Wave: Restart Host": stop the server, start a fresh one, reload the pages. */
     fun restart(): CompletableFuture<Unit> = CompletableFuture.supplyAsync({
-        stopServer("wavehost is restarting")
+        stopServer(text(ShellTexts.RESTARTING_HOST))
         failures = 0
         launch(reloadPages = true)
     }, lifecycle)
@@ -116,7 +118,7 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
     fun dispose() {
         val done = CompletableFuture.runAsync({
             stopped = true
-            stopServer("wavehost was stopped")
+            stopServer(text(ShellTexts.STOPPED_HOST))
         }, lifecycle)
         try {
             done.get(10, TimeUnit.SECONDS)
@@ -180,7 +182,7 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
         failures = config.backoff.failuresAfter(failures, Duration.between(startedAt, Instant.now()))
         val delay = config.backoff.delay(failures)
         if (delay == null) {
-            fail("wavehost serve keeps stopping ($failures times in a row). $reason Fix it, then use Wave: Restart Host.")
+            fail(text(ShellTexts.GAVE_UP, mapOf("reason" to reason, "count" to failures)))
             return
         }
         log("$reason Restarting in ${delay.toMillis()} ms.")
@@ -207,6 +209,9 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
         ide.showError(message)
     }
 
+    /** The plugin's own text [key], in the pages' language (the IDE's, by the rule). */
+    private fun text(key: String, values: Map<String, Any> = emptyMap()) = ShellText.of(config.locale, key, values)
+
     private fun pumpStderr(process: Process) {
         daemon({
             process.errorStream.bufferedReader().useLines { lines ->
@@ -229,7 +234,8 @@ class WaveHost(private val config: HostConfig, private val ide: IdeHost, private
     private val callbacks = object : ServerCallbacks {
         override fun showDocument(params: ShowDocumentParams): CompletableFuture<ShowDocumentResult> {
             val path = fileOf(params.uri) ?: return CompletableFuture.completedFuture(ShowDocumentResult(false))
-            return ide.showDocument(path, params.takeFocus ?: false)
+            val line = params.selection?.start?.line?.takeIf { it >= 0 }?.plus(1)
+            return ide.showDocument(path, params.takeFocus ?: false, line)
                 .thenApply { ShowDocumentResult(it) }
                 .exceptionally { ShowDocumentResult(false) }
         }

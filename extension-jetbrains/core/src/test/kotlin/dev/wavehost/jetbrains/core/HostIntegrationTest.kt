@@ -86,6 +86,24 @@ class HostIntegrationTest {
     }
 
     @Test
+    fun `Edit's wave-openConfigFile with the hook's pointer makes the IDE open the file at the hook's own line`() {
+        val project = project("{\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [\n        {\"type\": \"command\", \"command\": \"true\"},\n        {\"type\": \"command\", \"command\": \"echo two\"}\n      ]}\n    ]\n  }\n}\n")
+        val h = start(project)
+        val (page, link) = page(h, View.SETTINGS)
+        page.receive("""{"kind":"request","id":"l1","method":"${ProtocolTable.HOOKS_LIST}","params":{}}""")
+        val hooks = await(link, "the list") { it["id"]?.asString == "l1" }["result"].asJsonObject["hooks"].asJsonArray
+        val two = hooks.map { it.asJsonObject }.single { it["command"].asString == "echo two" }
+        val path = project.resolve(".wave/settings.json").toString()
+        val params = com.google.gson.JsonObject().apply {
+            addProperty("path", path)
+            addProperty("pointer", two["pointer"].asString)
+        }
+        page.receive("""{"kind":"request","id":"o1","method":"${ProtocolTable.OPEN_CONFIG_FILE}","params":$params}""")
+        await(link, "the open answer") { it["id"]?.asString == "o1" }
+        assertEquals(listOf("showDocument $path:6"), ide.calls) // "echo two" is on line 6
+    }
+
+    @Test
     fun `a permission question goes to the session's page and is withdrawn ($cancelRequest) when the turn is cancelled`() {
         val project = project("{}")
         val script = tmp.resolve("turns.json")
@@ -171,24 +189,41 @@ class HostIntegrationTest {
 
     @Test
     fun `a Python without wavehost - the restarts give up and the user is told in plain words`() {
-        val python = tmp.resolve("py/python3")
+        assertEquals(
+            "wavehost is not installed for $brokenPython (from the wavehost setting): " +
+                "run `$brokenPython -m pip install wavehost`, or pick another interpreter in Settings › Tools › Wavehost. " +
+                "It stopped 3 times in a row; run \"Wave: Restart Host\" to try again.",
+            finalErrorWithoutWavehost(locale = "en"),
+        )
+    }
+
+    @Test
+    fun `in a Chinese IDE the plugin's own notification is in Chinese, the server's reason as it was said`() {
+        assertEquals(
+            "wavehost is not installed for $brokenPython (from the wavehost setting): " +
+                "run `$brokenPython -m pip install wavehost`, or pick another interpreter in Settings › Tools › Wavehost. " +
+                "已连续停止 3 次；运行“Wave: Restart Host”再试一次。",
+            finalErrorWithoutWavehost(locale = "zh-CN"),
+        )
+    }
+
+    private val brokenPython by lazy { tmp.resolve("py/python3") }
+
+    /** The error the user is shown when the configured Python has no wavehost, with the IDE in [locale]. */
+    private fun finalErrorWithoutWavehost(locale: String): String {
+        val python = brokenPython
         Files.createDirectories(python.parent)
         Files.writeString(python, "#!/bin/sh\necho \"$python: No module named wavehost\" >&2\nexit 1\n")
         python.toFile().setExecutable(true)
         val config = HostConfig(
             launch = LaunchConfig(project(), interpreterSetting = python.toString()),
-            locale = "en", trusted = true, assets = WebviewAssets.directory(tmp.resolve("dist")),
+            locale = locale, trusted = true, assets = WebviewAssets.directory(tmp.resolve("dist")),
             backoff = Backoff(delaysMs = listOf(10L, 10L)),
             initializeTimeout = Duration.ofSeconds(5),
         )
         host = WaveHost(config, ide) { logs.add(it) }.also { it.start().get() }
         waitUntil("the final error") { ide.errors.isNotEmpty() }
-        assertEquals(
-            "wavehost serve keeps stopping (3 times in a row). wavehost is not installed for $python (from the wavehost setting): " +
-                "run `$python -m pip install wavehost`, or pick another interpreter in Settings › Tools › Wavehost. " +
-                "Fix it, then use Wave: Restart Host.",
-            ide.errors.single(),
-        )
+        return ide.errors.single()
     }
 }
 
@@ -196,8 +231,8 @@ class RecordingIde : IdeHost {
     val calls = CopyOnWriteArrayList<String>()
     val errors = CopyOnWriteArrayList<String>()
 
-    override fun showDocument(path: Path, takeFocus: Boolean): CompletableFuture<Boolean> {
-        calls.add("showDocument $path")
+    override fun showDocument(path: Path, takeFocus: Boolean, line: Int?): CompletableFuture<Boolean> {
+        calls.add(if (line == null) "showDocument $path" else "showDocument $path:$line")
         return CompletableFuture.completedFuture(true)
     }
 
@@ -215,6 +250,10 @@ class RecordingIde : IdeHost {
 
     override fun openSettings() {
         calls.add("openSettings")
+    }
+
+    override fun manageTrust() {
+        calls.add("manageTrust")
     }
 }
 

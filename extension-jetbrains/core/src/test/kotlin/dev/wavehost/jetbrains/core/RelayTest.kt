@@ -4,6 +4,7 @@ import com.google.gson.JsonElement
 import com.google.gson.JsonObject
 import com.google.gson.JsonParser
 import dev.wavehost.jetbrains.core.protocol.ProtocolTable
+import dev.wavehost.jetbrains.core.protocol.Routing
 import dev.wavehost.jetbrains.core.protocol.ShellCommands
 import dev.wavehost.jetbrains.core.relay.PageHandle
 import dev.wavehost.jetbrains.core.relay.PageLink
@@ -52,6 +53,11 @@ class RelayTest {
 
     private fun request(page: PageHandle, id: String, method: String, params: String = "{}") =
         page.receive("""{"kind":"request","id":"$id","method":"$method","params":$params}""")
+
+    /** Params as the server sends them to [page]: naming it. */
+    private fun named(params: String, page: PageHandle): JsonObject = JsonParser.parseString(params).asJsonObject.apply {
+        add(Routing.PAGE_IDS, com.google.gson.JsonArray().apply { add(page.pageId) })
+    }
 
     @Test
     fun `requests reach the server in the order the page sent them, answers go back by id`() {
@@ -172,35 +178,60 @@ class RelayTest {
     }
 
     @Test
-    fun `a server request goes to the page of its session, and its answer back to the server`() {
+    fun `a chat's manageTrust shows the IDE's own trust settings and reaches no server`() {
+        val (chat, _) = page(View.CHAT)
+        chat.receive("""{"kind":"shell","command":"${ShellCommands.MANAGE_TRUST}","args":{}}""")
+        settle()
+        assertEquals(listOf("manageTrust"), actions.calls)
+        assertEquals(emptyList<Pair<String, JsonElement?>>(), server.calls)
+    }
+
+    @Test
+    fun `a page's requests reach the server with its pageId, whatever the page put there`() {
+        relay.serverUp(server)
+        val (page, _) = page(View.CHAT)
+        request(page, "o1", ProtocolTable.CHAT_OPEN, """{"sessionId":"s1","${Routing.PAGE_ID}":"someone-else"}""")
+        request(page, "o2", ProtocolTable.HOOKS_LIST, "null")
+        settle()
+        val named = server.calls.map { it.second!!.asJsonObject[Routing.PAGE_ID].asString }
+        assertEquals(listOf(page.pageId, page.pageId), named)
+        assertEquals("s1", server.calls[0].second!!.asJsonObject["sessionId"].asString)
+    }
+
+    @Test
+    fun `a server request goes to the page it names, without the names, and its answer back to the server`() {
         relay.serverUp(server)
         val (first, firstLink) = page(View.CHAT)
-        val (second, secondLink) = page(View.CHAT)
-        request(first, "o1", ProtocolTable.CHAT_OPEN)
-        request(second, "o2", ProtocolTable.CHAT_OPEN)
-        settle()
-        server.answer(0, JsonParser.parseString("""{"sessionId":"s-first"}"""))
-        server.answer(1, JsonParser.parseString("""{"sessionId":"s-second"}"""))
-        settle()
-        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, JsonParser.parseString("""{"sessionId":"s-first","toolName":"Write"}"""))
+        val (_, secondLink) = page(View.CHAT)
+        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, named("""{"sessionId":"s-first","toolName":"Write"}""", first))
         settle()
         val asked = firstLink.envelopes().last()
         assertEquals("request", asked["kind"].asString)
-        assertEquals(1, secondLink.envelopes().size, "the other session's page is not asked")
+        assertEquals(JsonParser.parseString("""{"sessionId":"s-first","toolName":"Write"}"""), asked["params"])
+        assertEquals(0, secondLink.envelopes().size, "the other page is not asked")
         first.receive("""{"kind":"response","id":"${asked["id"].asString}","result":{"allow":true}}""")
         assertEquals(JsonParser.parseString("""{"allow":true}"""), answer.get(5, TimeUnit.SECONDS))
-        // A session's notifications go to its page only.
-        relay.serverNotification(ProtocolTable.CHAT_UPDATED, JsonParser.parseString("""{"sessionId":"s-second","deltas":[]}"""))
+    }
+
+    @Test
+    fun `a notification goes to the pages it names, one that names none to every page`() {
+        relay.serverUp(server)
+        val (first, firstLink) = page(View.CHAT)
+        val (_, secondLink) = page(View.SETTINGS)
+        relay.serverNotification(ProtocolTable.CHAT_UPDATED, named("""{"sessionId":"s1","deltas":[]}""", first))
+        relay.serverNotification(ProtocolTable.CHAT_UPDATED, JsonParser.parseString("""{"sessionId":"s2","${Routing.PAGE_IDS}":["chat-0"]}"""))
+        relay.serverNotification(ProtocolTable.HOOKS_CHANGED, JsonObject())
         settle()
-        assertEquals(2, secondLink.envelopes().size)
-        assertEquals(2, firstLink.envelopes().size)
+        assertEquals(listOf(ProtocolTable.CHAT_UPDATED, ProtocolTable.HOOKS_CHANGED), firstLink.envelopes().map { it["method"].asString })
+        assertEquals(JsonParser.parseString("""{"sessionId":"s1","deltas":[]}"""), firstLink.envelopes()[0]["params"])
+        assertEquals(listOf(ProtocolTable.HOOKS_CHANGED), secondLink.envelopes().map { it["method"].asString })
     }
 
     @Test
     fun `a question the server withdraws ($cancelRequest) is withdrawn from the page, a late answer is ignored`() {
         relay.serverUp(server)
         val (page, link) = page(View.CHAT)
-        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, JsonParser.parseString("""{"sessionId":"s1"}"""))
+        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, named("""{"sessionId":"s1"}""", page))
         settle()
         val id = link.envelopes().last()["id"].asString
         answer.cancel(true) // what lsp4j does on the server's $/cancelRequest
@@ -216,17 +247,20 @@ class RelayTest {
     }
 
     @Test
-    fun `a closed page's question is answered with an error, with no chat page the server is told at once`() {
+    fun `a closed page's question is answered with an error and the server hears it is gone, a question for a page not there fails at once`() {
+        relay.serverUp(server)
         val (page, link) = page(View.CHAT)
-        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, JsonParser.parseString("""{"sessionId":"s1"}"""))
+        val answer = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, named("""{"sessionId":"s1"}""", page))
         settle()
         assertEquals(1, link.envelopes().size)
         page.dispose()
         val closed = assertThrows<ExecutionException> { answer.get(5, TimeUnit.SECONDS) }
         assertEquals("the page was closed", (closed.cause as ResponseErrorException).responseError.message)
-        val nobody = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, JsonParser.parseString("""{"sessionId":"s1"}"""))
+        settle()
+        assertEquals(ProtocolTable.PAGE_CLOSED to JsonParser.parseString("""{"${Routing.PAGE_ID}":"${page.pageId}"}"""), server.calls.last())
+        val nobody = relay.serverRequest(ProtocolTable.CHAT_REQUEST_PERMISSION, named("""{"sessionId":"s1"}""", page))
         val none = assertThrows<ExecutionException> { nobody.get(5, TimeUnit.SECONDS) }
-        assertEquals("no wavehost page is open to answer", (none.cause as ResponseErrorException).responseError.message)
+        assertEquals("the page asked is not open", (none.cause as ResponseErrorException).responseError.message)
     }
 
     @Test
@@ -331,6 +365,10 @@ class RecordingActions : ShellActions {
 
     override fun openSettings() {
         calls.add("openSettings")
+    }
+
+    override fun manageTrust() {
+        calls.add("manageTrust")
     }
 }
 

@@ -13,6 +13,7 @@ import com.intellij.openapi.diagnostic.logger
 import com.intellij.openapi.extensions.PluginId
 import com.intellij.openapi.fileEditor.FileEditorManager
 import com.intellij.openapi.fileEditor.OpenFileDescriptor
+import com.intellij.openapi.options.ShowSettingsUtil
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.project.guessProjectDir
 import com.intellij.openapi.roots.ProjectRootManager
@@ -60,14 +61,15 @@ class WaveProjectService(private val project: Project) : IdeHost, Disposable {
     private fun bundle(): Path? = PluginManagerCore.getPlugin(PluginId.getId("dev.wavehost"))
         ?.pluginPath?.let { PluginLayout.bundleIn(it) }
 
-    override fun showDocument(path: Path, takeFocus: Boolean): CompletableFuture<Boolean> {
+    override fun showDocument(path: Path, takeFocus: Boolean, line: Int?): CompletableFuture<Boolean> {
         val shown = CompletableFuture<Boolean>()
         ApplicationManager.getApplication().invokeLater {
             val file = LocalFileSystem.getInstance().refreshAndFindFileByNioFile(path)
             if (file == null) {
                 shown.complete(false)
             } else {
-                FileEditorManager.getInstance(project).openTextEditor(OpenFileDescriptor(project, file), takeFocus)
+                val at = if (line != null) OpenFileDescriptor(project, file, line - 1, 0) else OpenFileDescriptor(project, file)
+                FileEditorManager.getInstance(project).openTextEditor(at, takeFocus)
                 shown.complete(true)
             }
         }
@@ -88,6 +90,12 @@ class WaveProjectService(private val project: Project) : IdeHost, Disposable {
         val manager = FileEditorManager.getInstance(project)
         val open = manager.allEditors.filterIsInstance<SettingsEditor>().firstOrNull()
         manager.openFile(open?.file ?: SettingsFile(), true)
+    }
+
+    /** The IDE's Trusted Locations page (Settings | Build, Execution, Deployment): where a project
+     *  opened in safe mode is trusted; the TrustListener then tells the server. */
+    override fun manageTrust() = ApplicationManager.getApplication().invokeLater {
+        ShowSettingsUtil.getInstance().showSettingsDialog(project, "Trusted Locations")
     }
 
     override fun showError(message: String) {

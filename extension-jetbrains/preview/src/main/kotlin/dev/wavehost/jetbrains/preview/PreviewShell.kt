@@ -213,8 +213,9 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
 
     // -- IdeHost --------------------------------------------------------------------------------
 
-    override fun showDocument(path: Path, takeFocus: Boolean): CompletableFuture<Boolean> {
+    override fun showDocument(path: Path, takeFocus: Boolean, line: Int?): CompletableFuture<Boolean> {
         record("showDocument", path.toString())
+        if (line != null) record("showDocumentLine", line.toString())
         val done = CompletableFuture<Boolean>()
         SwingUtilities.invokeLater {
             val text = try {
@@ -223,7 +224,8 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
                 done.complete(false)
                 return@invokeLater
             }
-            editors.addTab(path.fileName.toString(), JScrollPane(JTextArea(text).apply { isEditable = false }))
+            val area = JTextArea(text).apply { isEditable = false }
+            editors.addTab(path.fileName.toString(), JScrollPane(area))
             if (takeFocus) editors.selectedIndex = editors.tabCount - 1
             done.complete(true)
         }
@@ -261,6 +263,11 @@ class PreviewShell(private val options: PreviewOptions, private val log: (String
     override fun openSettings() {
         record("openSettings", "")
         openSettingsTab()
+    }
+
+    /** The preview has no trust settings of its own: it records that the page asked. */
+    override fun manageTrust() {
+        record("manageTrust", "")
     }
 
     override fun showError(message: String) {

@@ -69,4 +69,19 @@ class ChatToolWindowTest {
         s.screenshot(File(SCREENSHOTS, "jcef-chat-show-in-settings.png"))
         assertEquals(emptyList<String>(), s.consoleErrors)
     }
+
+    @Test
+    fun `in an untrusted project the chat says its hooks are not running and offers the IDE trust settings`() {
+        ws.write(ws.projectSettings, """{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}}""")
+        val script = ws.write(ws.root.resolve("turns.json"), """{"turns": [{"text": "好。"}]}""")
+        val s = preview.start(env = mapOf("WAVE_PROVIDER" to "scripted", "WAVE_SCRIPT" to script.toString()), trusted = false)
+        val chat = s.openChatWindow()
+        Rendered.chat(s, chat)
+        val line = "deep('[data-testid=hooks-off]')"
+        s.waitFor(chat, "$line?.innerText.includes('项目级钩子没有在运行（1 个）：此工作区未受信任。') === true", 60, "the hooks-off line")
+        s.screenshot(File(SCREENSHOTS, "jcef-chat-hooks-off-untrusted.png"))
+        s.clickElement(chat, "$line.querySelector('[data-action=hooks-trust]')", "Trust this workspace")
+        waitUntil { s.events.any { it.name == "manageTrust" } }
+        assertEquals(emptyList<String>(), s.consoleErrors)
+    }
 }

@@ -126,6 +126,10 @@ class SettingsTabTest {
         val names = s.events.map { it.name }
         val shown = s.events.first { it.name == "showDocument" }
         assertEquals(ws.projectSettings.toString(), shown.detail)
+        // At the hook's own entry: the line of guard.sh's object in the file.
+        val guard = Files.readAllLines(ws.projectSettings).indexOfFirst { "./guard.sh" in it }
+        val at = s.events.first { it.name == "showDocumentLine" }.detail.toInt()
+        assertTrue(at in (guard - 1)..(guard + 1), "opened at line $at, guard.sh is on line ${guard + 1}")
         assertTrue(names.indexOf("showDocument") < names.indexOf("openChat"), "showDocument before openChat: $names")
         assertTrue(names.indexOf("openChat") < names.indexOf("closeSettings"), "closeSettings is the page's last message: $names")
         assertEquals(null, s.settings(), "the settings tab is closed")

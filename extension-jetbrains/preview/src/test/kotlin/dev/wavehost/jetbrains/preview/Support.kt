@@ -69,7 +69,7 @@ class PreviewFixture : AfterEachCallback {
     private var shell: PreviewShell? = null
 
     /** Starts the preview (one per test) on [ws]: `wavehost serve` is running when it returns. */
-    fun start(theme: IdeTheme = Themes.light(), env: Map<String, String> = emptyMap(), locale: String = "zh-CN"): PreviewShell {
+    fun start(theme: IdeTheme = Themes.light(), env: Map<String, String> = emptyMap(), locale: String = "zh-CN", trusted: Boolean = true): PreviewShell {
         check(shell == null) { "one preview per test" }
         return PreviewShell(
             PreviewOptions(
@@ -79,6 +79,7 @@ class PreviewFixture : AfterEachCallback {
                 theme = theme,
                 python = PYTHON.toString(),
                 env = mapOf("HOME" to ws.home.toString()) + env,
+                trusted = trusted,
             ),
         ).start().also { shell = it }
     }

@@ -4,13 +4,16 @@ enum class Direction { CLIENT_TO_SERVER, SERVER_TO_CLIENT }
 
 enum class Kind { REQUEST, NOTIFICATION }
 
+/** How a method relates to chat sessions (the table's `session`); the server routes by it. */
+enum class SessionRole { OPENS, CLOSES, SCOPED }
+
 /** One row of the method table (ProtocolTable.kt is generated from the server's schema). */
 data class ProtocolMethod(
     val name: String,
     val direction: Direction,
     val kind: Kind,
-    /** Its params carry a `sessionId`: the relay routes it to (or binds it from) that session's page. */
-    val sessionScoped: Boolean,
+    /** What it does to the pages attached to a session (null: not about one session); the server decides by it. */
+    val session: SessionRole?,
     /** Only the shell sends it (workspace trust), never a page: the relay refuses it from pages. */
     val shellOnly: Boolean = false,
 )
@@ -26,7 +29,7 @@ object Protocol {
         byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.REQUEST && !it.shellOnly } == true
 
     fun isPageNotification(name: String): Boolean =
-        byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.NOTIFICATION } == true
+        byName[name]?.let { it.direction == Direction.CLIENT_TO_SERVER && it.kind == Kind.NOTIFICATION && !it.shellOnly } == true
 
     /** Server notifications delivered to pages. */
     fun isServerNotification(name: String): Boolean =

@@ -26,31 +26,39 @@ object ProtocolTable {
     const val CHAT_UPDATED = "wave/chat/updated"
     const val CHAT_REQUEST_PERMISSION = "wave/chat/requestPermission"
     const val CHAT_ASK_QUESTION = "wave/chat/askQuestion"
+    const val PAGE_CLOSED = "wave/page/closed"
 
     val METHODS: List<ProtocolMethod> = listOf(
-        ProtocolMethod(HOOKS_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(HOOKS_DELETE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(HOOKS_PREFILL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(OPEN_CONFIG_FILE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(WORKSPACE_SET_TRUSTED, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = true),
-        ProtocolMethod(HOOKS_HISTORY, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(HOOKS_SAMPLE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(HOOKS_TEST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(HOOKS_EXPLAIN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(HOOKS_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(MCP_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(MCP_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = false, shellOnly = false),
-        ProtocolMethod(CHAT_OPEN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_SEND, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_CANCEL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_COMPACT, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_CLOSE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_ANSWER_PERMISSION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_ANSWER_QUESTION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_UPDATED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_REQUEST_PERMISSION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true, shellOnly = false),
-        ProtocolMethod(CHAT_ASK_QUESTION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, sessionScoped = true, shellOnly = false),
+        ProtocolMethod(HOOKS_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(HOOKS_DELETE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(HOOKS_PREFILL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(OPEN_CONFIG_FILE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(WORKSPACE_SET_TRUSTED, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = true),
+        ProtocolMethod(HOOKS_HISTORY, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(HOOKS_SAMPLE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(HOOKS_TEST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(HOOKS_EXPLAIN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(HOOKS_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, session = null, shellOnly = false),
+        ProtocolMethod(MCP_LIST, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = null, shellOnly = false),
+        ProtocolMethod(MCP_CHANGED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, session = null, shellOnly = false),
+        ProtocolMethod(CHAT_OPEN, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.OPENS, shellOnly = false),
+        ProtocolMethod(CHAT_SEND, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_CANCEL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_COMPACT, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_CLOSE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.CLOSES, shellOnly = false),
+        ProtocolMethod(CHAT_ANSWER_PERMISSION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_ANSWER_QUESTION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_UPDATED, Direction.SERVER_TO_CLIENT, Kind.NOTIFICATION, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_REQUEST_PERMISSION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_ASK_QUESTION, Direction.SERVER_TO_CLIENT, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(PAGE_CLOSED, Direction.CLIENT_TO_SERVER, Kind.NOTIFICATION, session = null, shellOnly = true),
     )
+}
+
+/** The params keys that name pages: a shell adds PAGE_ID, delivers by PAGE_IDS. */
+object Routing {
+    const val PAGE_ID = "pageId"
+    const val PAGE_IDS = "pageIds"
 }
 
 /** The shell-local commands of the envelope (`{kind: "shell", command, args}`). */
@@ -71,8 +79,10 @@ object ShellCommands {
     const val SHOW_FILE = "showFile"
     /** shellToPage: The IDE's language changed: render in this locale from now on. */
     const val SET_LOCALE = "setLocale"
-    /** pageToShell: Start wavehost serve again after it stopped (the shell answers with serverState). */
+    /** pageToShell: Start wavehost serve again after it stopped (the shell answers with serverState; VS Code loads its pages anew instead once the server runs, and the chat re-attaches to its session). */
     const val RESTART_SERVER = "restartServer"
+    /** pageToShell: Show the IDE's own workspace-trust action (VS Code: Manage Workspace Trust; JetBrains: the Trusted Locations settings): the chat's way out when project hooks do not run because the workspace is not trusted. The page never changes trust itself; browser mode has none. */
+    const val MANAGE_TRUST = "manageTrust"
     /** shellToPage: wavehost serve stopped (running false, with why) or runs again: the page disables its actions and offers Restart, then reloads its views. */
     const val SERVER_STATE = "serverState"
 }
@@ -91,4 +101,49 @@ object LaunchPolicy {
     const val START_TIMEOUT_MS = 30000L
     /** How long a server asked to stop may take before it is killed (ms). */
     const val STOP_GRACE_MS = 3000L
+}
+
+/** The locale → UI language rule (wavehost.language): apply it with ShellText.languageOf. */
+object LanguageRule {
+    val LANGUAGES: List<String> = listOf("zh", "en")
+    const val UNSET = "en"
+    const val FALLBACK = "en"
+}
+
+/** What the shell itself says, by language (wavehost.protocol.shell_texts); `{name}` is filled in. */
+object ShellTexts {
+    const val RESTARTING = "restarting"
+    const val GAVE_UP = "gaveUp"
+    const val DID_NOT_START = "didNotStart"
+    const val STOPPED = "stopped"
+    const val NOT_READY = "notReady"
+    const val RESTARTING_HOST = "restartingHost"
+    const val STOPPED_HOST = "stoppedHost"
+    const val SHOW_LOG = "showLog"
+    const val OPEN_SETTINGS = "openSettings"
+
+    val TEXTS: Map<String, Map<String, String>> = mapOf(
+        "en" to mapOf(
+            "restarting" to "{reason} Restarting it in {seconds} s; your chat is kept.",
+            "gaveUp" to "{reason} It stopped {count} times in a row; run \"Wave: Restart Host\" to try again.",
+            "didNotStart" to "wavehost did not start: {error}",
+            "stopped" to "wavehost is stopped: run \"Wave: Restart Host\".",
+            "notReady" to "wavehost is not ready yet: run \"Wave: Restart Host\".",
+            "restartingHost" to "wavehost is restarting.",
+            "stoppedHost" to "wavehost was stopped.",
+            "showLog" to "Show Log",
+            "openSettings" to "Open Settings",
+        ),
+        "zh" to mapOf(
+            "restarting" to "{reason} 将在 {seconds} 秒后重启；你的对话会保留。",
+            "gaveUp" to "{reason} 已连续停止 {count} 次；运行“Wave: Restart Host”再试一次。",
+            "didNotStart" to "wavehost 未能启动：{error}",
+            "stopped" to "wavehost 已停止：运行“Wave: Restart Host”。",
+            "notReady" to "wavehost 尚未就绪：运行“Wave: Restart Host”。",
+            "restartingHost" to "wavehost 正在重启。",
+            "stoppedHost" to "wavehost 已停止。",
+            "showLog" to "显示日志",
+            "openSettings" to "打开设置",
+        ),
+    )
 }

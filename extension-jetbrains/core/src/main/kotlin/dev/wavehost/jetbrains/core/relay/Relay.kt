@@ -4,6 +4,8 @@ import com.google.gson.JsonElement
 import com.google.gson.JsonObject
 import com.google.gson.JsonPrimitive
 import dev.wavehost.jetbrains.core.protocol.Protocol
+import dev.wavehost.jetbrains.core.protocol.ProtocolTable
+import dev.wavehost.jetbrains.core.protocol.Routing
 import dev.wavehost.jetbrains.core.protocol.ShellCommands
 import dev.wavehost.jetbrains.core.web.Bridge
 import org.eclipse.lsp4j.jsonrpc.ResponseErrorException
@@ -41,10 +43,16 @@ interface ShellActions {
     fun closeSettings(page: PageHandle)
 
     fun openSettings()
+
+    /** Show the IDE's own workspace-trust settings: the chat's way out when project hooks do not
+     *  run because the project is not trusted. The page never changes trust itself. */
+    fun manageTrust()
 }
 
 /** One page (a settings tab or the chat tool window). Messages from it go through [receive]. */
 class PageHandle internal constructor(val id: Int, val view: View, internal val link: PageLink, private val relay: Relay) {
+    /** What the server calls this page (its requests carry it as `pageId`). */
+    val pageId: String = "${view.id}-$id"
     internal var ready = false
     internal var disposed = false
     internal var closing = false
@@ -68,9 +76,12 @@ class PageHandle internal constructor(val id: Int, val view: View, internal val 
  *   page can send `closeSettings`, and `closeSettings` acts only after what came before it);
  * - only the method table's methods pass (page requests clientToServer, server notifications and
  *   requests serverToClient); anything else is refused with -32601;
- * - server→client requests go to the page of their session (the page that opened or used that
- *   `sessionId`), else the newest chat page; a `$/cancelRequest` from the server withdraws the
- *   question from the page;
+ * - a multiplexer, no session state: a page's requests reach the server with its `pageId`, and
+ *   what the server sends goes to the pages it names (`pageIds`), or to every page when it names
+ *   none (which page shows which session is the server's to decide); a server→client request
+ *   names one page, and is answered with an error when that page is not there; a
+ *   `$/cancelRequest` from the server withdraws the question from the page; a page that is gone
+ *   is reported to the server (`wave/page/closed`);
  * - nothing is sent to a page before it said `ready` (it is queued until then);
  * - `closeSettings` is a settings page's last message: it closes the tab at once (after what the
  *   page sent earlier, in order); anything the page sends after it is ignored;
@@ -96,7 +107,6 @@ class Relay(
     private var downReason = "wavehost is starting"
     private val inFlight = LinkedHashMap<Pair<Int, JsonPrimitive>, InFlight>()
     private val questions = LinkedHashMap<String, Question>()
-    private val sessions = HashMap<String, MutableList<PageHandle>>()
     private var pendingPrefill: String? = null
     private var pendingReveal: String? = null
 
@@ -137,8 +147,9 @@ class Relay(
     // -- from the server --------------------------------------------------------------------
 
     fun serverNotification(method: String, params: JsonElement?) = executor.execute {
-        val envelope = Envelope.notification(method, params)
-        targets(Protocol.method(method)?.sessionScoped == true, params).forEach { post(it, envelope) }
+        val (targets, delivered) = addressed(params)
+        val envelope = Envelope.notification(method, delivered)
+        targets.forEach { post(it, envelope) }
     }
 
     fun serverRequest(method: String, params: JsonElement?): CompletableFuture<JsonElement?> {
@@ -148,9 +159,10 @@ class Relay(
     }
 
     private fun ask(method: String, params: JsonElement?, future: CompletableFuture<JsonElement?>) {
-        val page = targets(Protocol.method(method)?.sessionScoped == true, params).lastOrNull()
+        val (targets, delivered) = addressed(params)
+        val page = targets.singleOrNull()
         if (page == null) {
-            future.completeExceptionally(ResponseErrorException(ResponseError(ResponseErrorCode.InternalError, "no wavehost page is open to answer", null)))
+            future.completeExceptionally(ResponseErrorException(ResponseError(ResponseErrorCode.InternalError, "the page asked is not open", null)))
             return
         }
         val id = "srv-${nextQuestionId++}"
@@ -165,14 +177,18 @@ class Relay(
                 }
             }
         }
-        post(page, Envelope.request(id, method, params))
+        post(page, Envelope.request(id, method, delivered))
     }
 
-    /** The pages a message goes to: a session's own pages, else every chat page; all pages if not session-scoped. */
-    private fun targets(sessionScoped: Boolean, params: JsonElement?): List<PageHandle> {
-        if (!sessionScoped) return pages.toList()
-        val bound = sessionOf(params)?.let { sessions[it] }.orEmpty().filter { !it.disposed }
-        return bound.ifEmpty { pages.filter { it.view == View.CHAT } }
+    /**
+     * The pages a server message names (`pageIds`; none: every page), and its params as the pages
+     * get them (without the names).
+     */
+    private fun addressed(params: JsonElement?): Pair<List<PageHandle>, JsonElement?> {
+        val named = (params as? JsonObject)?.get(Routing.PAGE_IDS) ?: return pages.toList() to params
+        val ids = if (named.isJsonArray) named.asJsonArray.mapNotNull { it.takeIf { e -> e.isJsonPrimitive }?.asString }.toSet() else emptySet()
+        val delivered = (params as JsonObject).deepCopy().apply { remove(Routing.PAGE_IDS) }
+        return pages.filter { it.pageId in ids } to delivered
     }
 
     // -- from a page ------------------------------------------------------------------------
@@ -203,9 +219,10 @@ class Relay(
             post(page, Envelope.errorResponse(request.id, Envelope.error(ResponseErrorCode.InternalError.value, downReason)))
             return
         }
-        val sessionScoped = Protocol.method(request.method)?.sessionScoped == true
-        if (sessionScoped) sessionOf(request.params)?.let { bind(it, page) }
-        val future = port.request(request.method, request.params)
+        // The page is named by the shell, never by itself: a page cannot pose as another.
+        val named = (request.params as? JsonObject)?.deepCopy() ?: JsonObject()
+        named.addProperty(Routing.PAGE_ID, page.pageId)
+        val future = port.request(request.method, named)
         val key = page.id to request.id
         inFlight[key] = InFlight(page, future)
         future.whenComplete { result, failure ->
@@ -214,7 +231,6 @@ class Relay(
                 if (failure != null) {
                     post(page, Envelope.errorResponse(request.id, Envelope.errorOf(failure)))
                 } else {
-                    if (sessionScoped) sessionOf(result)?.let { bind(it, page) }
                     post(page, Envelope.response(request.id, result))
                 }
             }
@@ -266,6 +282,7 @@ class Relay(
                 deliverReveal()
             }
             ShellCommands.RESTART_SERVER -> restartServer()
+            ShellCommands.MANAGE_TRUST -> actions.manageTrust()
             else -> log("$page sent an unknown shell command: ${shell.command}")
         }
     }
@@ -294,7 +311,6 @@ class Relay(
         if (page.disposed) return@execute
         page.disposed = true
         pages.remove(page)
-        sessions.values.forEach { it.remove(page) }
         for ((id, question) in questions.entries.toList()) {
             if (question.page === page) {
                 questions.remove(id)
@@ -303,6 +319,7 @@ class Relay(
         }
         // Its requests still run (a session outlives its page); their answers are dropped.
         inFlight.keys.removeIf { it.first == page.id }
+        server?.notify(ProtocolTable.PAGE_CLOSED, JsonObject().apply { addProperty(Routing.PAGE_ID, page.pageId) })
     }
 
     private fun broadcast(envelope: JsonObject) = pages.forEach { post(it, envelope) }
@@ -314,12 +331,6 @@ class Relay(
             addProperty("reason", reason)
         },
     )
-
-    private fun bind(sessionId: String, page: PageHandle) {
-        val list = sessions.getOrPut(sessionId) { mutableListOf() }
-        list.remove(page)
-        list.add(page)
-    }
 
     private fun post(page: PageHandle, envelope: JsonObject) {
         if (page.disposed) return
@@ -338,8 +349,5 @@ class Relay(
     companion object {
         const val MAX_QUEUED = 1000
         val CANCEL_METHOD: String = MessageJsonHandler.CANCEL_METHOD.methodName
-
-        private fun sessionOf(params: JsonElement?): String? =
-            (params as? JsonObject)?.get("sessionId")?.takeIf { it.isJsonPrimitive && it.asJsonPrimitive.isString }?.asString
     }
 }

@@ -7,9 +7,9 @@ from tests.hooks.inputs import common
 from wavehost.hooks.catalogue import Event
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.payloads import PreToolUseInput
+from wavehost.hooks.runlog import RunLog, first_lines, key_of
 from wavehost.hooks.runner import HookRun
 from wavehost.hooks.sources import load_hook_config
-from wavehost.settings.runlog import RunLog, first_lines
 
 
 def _handlers(project: Path, count: int) -> list:  # type: ignore[type-arg]
@@ -44,12 +44,13 @@ def test_the_file_is_compacted_to_the_newest_runs_per_hook_and_stays_under_its_c
         log.dispatched(payload, [], DIALECTS["wave"].interpret(payload, []))
         for handler in handlers:
             log.ran(payload, HookRun(handler, round_, "out", "err", 1.0, 600))
+        log.flush()  # the writes are made on a disk thread
         assert path.stat().st_size <= 8_000 + 1_000  # one line past the cap at most
     for handler in handlers:
-        codes = [r.exit_code for r in log.history(handler.id)]
+        codes = [r.exit_code for r in log.history(key_of(handler))]
         assert codes == [39, 38, 37]  # newest first, three kept
     assert len(log.recent_events(Event.PreToolUse.name)) == 2
-    assert set(log.last_runs()) == {h.id for h in handlers}
+    assert set(log.last_runs()) == {key_of(h) for h in handlers}
 
 
 def test_damaged_lines_and_a_huge_file_are_read_safely(tmp_path: Path, project: Path) -> None:
@@ -57,12 +58,13 @@ def test_damaged_lines_and_a_huge_file_are_read_safely(tmp_path: Path, project: 
     [handler] = _handlers(project, 1)
     log = RunLog(path, max_bytes=4_000)
     log.ran(_payload(project), HookRun(handler, 0, "", "", 1.0, 600))
+    log.flush()
     with open(path, "ab") as file:
         file.write(b'\xff\xfe not json\n{"kind": "run", "bogus": 1}\n[1, 2]\n')
         file.write(json.dumps({"kind": "event"}).encode() + b"\n")
-    assert [r.exit_code for r in RunLog(path).history(handler.id)] == [0]
+    assert [r.exit_code for r in RunLog(path).history(key_of(handler))] == [0]
     path.write_bytes(b"x" * 10_000_000)  # not ours any more: read only its tail, find nothing
-    assert RunLog(path, max_bytes=4_000).history(handler.id) == []
+    assert RunLog(path, max_bytes=4_000).history(key_of(handler)) == []
 
 
 def test_an_unwritable_log_never_fails_the_run(tmp_path: Path, project: Path) -> None:
@@ -73,7 +75,7 @@ def test_an_unwritable_log_never_fails_the_run(tmp_path: Path, project: Path) ->
     record = log.ran(_payload(project), HookRun(handler, 2, "", "no", 1.0, 600))
     assert record.exit_code == 2
     assert record.blocked is True
-    assert log.history(handler.id) == []
+    assert log.history(key_of(handler)) == []
 
 
 def test_the_runs_of_one_dispatch_say_which_of_them_blocked(tmp_path: Path, project: Path) -> None:
@@ -87,14 +89,14 @@ def test_the_runs_of_one_dispatch_say_which_of_them_blocked(tmp_path: Path, proj
     outcome = DIALECTS["wave"].interpret(payload, runs)
     assert outcome.blocked
     log.dispatched(payload, runs, outcome)
-    assert {h.id: log.history(h.id)[0].blocked for h in (quiet, refusing, other)} == {
+    assert {h.id: log.history(key_of(h))[0].blocked for h in (quiet, refusing, other)} == {
         quiet.id: False,
         refusing.id: True,
         other.id: False,
     }
     calm = [HookRun(h, 0, "", "", 1.0, 600) for h in (quiet, refusing)]
     log.dispatched(payload, calm, DIALECTS["wave"].interpret(payload, calm))
-    assert [log.history(h.id)[0].blocked for h in (quiet, refusing)] == [False, False]
+    assert [log.history(key_of(h))[0].blocked for h in (quiet, refusing)] == [False, False]
 
 
 def test_two_servers_writing_one_log_keep_the_newest_runs_of_each_others_hooks(
@@ -117,13 +119,14 @@ def test_two_servers_writing_one_log_keep_the_newest_runs_of_each_others_hooks(
         if round_ % 7 == 0:  # `second` alone writes for a while: `first` remembers stale lines
             for extra in range(5):
                 second.ran(payload, HookRun(theirs, 1000 + extra, "", "", 1.0, 600))
+        first.flush()  # the writes are made on a disk thread
         assert path.stat().st_size <= 6_000 + 1_000
     for log in (first, second):
-        assert [r.exit_code for r in log.history(one.id)] == [59, 58, 57]
-        assert [r.exit_code for r in log.history(two.id)] == [259, 258, 257]
-        assert [r.exit_code for r in log.history(theirs.id)] == [159, 158, 157]
+        assert [r.exit_code for r in log.history(key_of(one))] == [59, 58, 57]
+        assert [r.exit_code for r in log.history(key_of(two))] == [259, 258, 257]
+        assert [r.exit_code for r in log.history(key_of(theirs))] == [159, 158, 157]
         assert len(log.recent_events(Event.PreToolUse.name)) == 2
-    kept = [r.exit_code for r in RunLog(path).history(one.id)]  # since the last compaction
+    kept = [r.exit_code for r in RunLog(path).history(key_of(one))]  # since the last compaction
     assert kept == list(range(59, 59 - len(kept), -1))
 
 
@@ -136,6 +139,7 @@ def test_what_a_log_remembers_of_its_lines_stays_bounded(tmp_path: Path, project
     [handler] = _handlers(project, 1)
     for round_ in range(300):
         log.ran(payload, HookRun(handler, round_, "x" * 50, "", 1.0, 600))
+        log.flush()  # its compaction, on the disk thread, is done
         if round_ % 10 == 0:
             path.unlink()  # another writer, or the user, removed it under us
         assert log._owners_bytes <= 2 * 5_000

@@ -1,16 +1,24 @@
 """The hook run log: what each hook did when it last ran, and which events happened, per project.
 
+It is what observes the engine (`hooks.observe.RunObserver`: every session's engine and "Test
+this hook" tell it each dispatch); the settings page reads it (a hook's history, "Why didn't my
+hook fire?").
+
 One JSON-lines file per project in the user's folder (`paths.run_log`), appended to by every
 server and CLI run of that project. Bounded everywhere: a record keeps the first lines of the
 hook's output; the file is compacted (per hook the newest `per_hook` runs, per event the newest
 `per_event` events) once it grows past `max_bytes`; reading looks only at its last `max_bytes`.
 A damaged line is skipped. Writing never fails a session: a file that cannot be written is
-logged and the run goes unrecorded.
+logged and the run goes unrecorded. Runs are recorded under their hook's identity (its file and
+content, not its position: deleting another hook leaves its history where it is), each with the
+id of the input it received, kept beside the log (`run_inputs`) so it can be run again.
 
 Written on every tool call, so cheaply: an event and the runs of its dispatch go in as one
 appending write once it ended (`dispatched`), a line is built from the record's fields directly,
 and compaction keeps the lines it keeps as they were, parsing only the lines of other writers to
-know whose they are (a log remembers whose the lines it wrote are).
+know whose they are (a log remembers whose the lines it wrote are). The write and the compaction
+(its fsync) happen on a disk thread (`plumbing.disk`), never on the event loop; reading waits for
+the writes this process has made so far.
 """
 
 import contextlib
@@ -26,12 +34,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wavehost.hooks.catalogue import event_of
+from wavehost.hooks.config import HookHandler
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.payloads import HookInput
+from wavehost.hooks.run_inputs import RunInputs, inputs_path
 from wavehost.hooks.runner import HookRun
+from wavehost.plumbing import disk
 from wavehost.plumbing.atomic import write_temp
-from wavehost.settings.files import locked_directory
+from wavehost.plumbing.locks import locked_directory
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +80,7 @@ class RunRecord:
     blocked: bool  # this run alone blocked what the event was about
     stdout: str
     stderr: str
+    input: str | None = None  # the id of the input it received (`RunInputs`), if kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +112,7 @@ _FIELDS = {
 
 
 _KEYS = {kind: frozenset(("kind", *names)) for kind, names in _FIELDS.items()}
+_OLD_RUN_KEYS = _KEYS["run"] - {"input"}  # lines written before inputs were kept
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not one per line
 
 
@@ -107,7 +120,12 @@ def _line(doc: dict[str, object]) -> bytes:
     return (_ENCODE(doc) + "\n").encode("utf-8")
 
 
-Owner = tuple[str, str]  # ("run", hook id) or ("event", event name)
+Owner = tuple[str, str]  # ("run", hook key) or ("event", event name)
+
+
+def key_of(handler: HookHandler) -> str:
+    """What a hook's runs are recorded under: its identity (its id, for a hook without one)."""
+    return handler.identity or handler.id
 
 
 def _owner(raw_line: bytes) -> Owner | None:
@@ -120,7 +138,7 @@ def _owner(raw_line: bytes) -> Owner | None:
     if not isinstance(raw, dict):
         return None
     kind = raw.get("kind")
-    if kind == "run" and raw.keys() == _KEYS["run"]:
+    if kind == "run" and raw.keys() in (_KEYS["run"], _OLD_RUN_KEYS):
         return "run", str(raw["hook_id"])
     if kind == "event" and raw.keys() == _KEYS["event"]:
         return "event", str(raw["event"])
@@ -150,12 +168,23 @@ class RunLog:
         # other writers' lines (parsing all took ~15 ms per compaction). Bounded: see `_remember`.
         self._owners: dict[bytes, Owner] = {}
         self._owners_bytes = 0
+        self._lane = disk.lane(path)  # shared with every other log of this file in the process
+        self.inputs = RunInputs(inputs_path(path))
 
     # -- recording (RunObserver) ------------------------------------------------------------
 
-    def ran(self, payload: HookInput, run: HookRun, trigger: Trigger = "session") -> RunRecord:
-        doc = self._run(payload, run, trigger, self._clock(), subject_of(payload))
-        self._append([(("run", run.handler.id), _line(doc))])
+    def ran(
+        self,
+        payload: HookInput,
+        run: HookRun,
+        trigger: Trigger = "session",
+        stdin: str | None = None,
+    ) -> RunRecord:
+        """One run (a background hook's, a test's): with its input (`stdin`: what a test sent
+        instead of the payload's own rendering)."""
+        kept = self.inputs.keep(payload, stdin)
+        doc = self._run(payload, run, trigger, self._clock(), subject_of(payload), input_id=kept)
+        self._append([(("run", key_of(run.handler)), _line(doc))])
         record = _record_of(dict(doc))
         assert isinstance(record, RunRecord)
         return record
@@ -174,9 +203,10 @@ class RunLog:
         lines: list[tuple[Owner, bytes]] = [(("event", payload.hook_event_name), _line(seen))]
         # Not blocked: no run did it. Blocked by one run: that one. Else each is worked out.
         blocked = None if outcome.blocked and len(runs) > 1 else outcome.blocked
+        kept = self.inputs.keep(payload) if runs else None
         for run in runs:
-            doc = self._run(payload, run, "session", at, subject, blocked)
-            lines.append((("run", run.handler.id), _line(doc)))
+            doc = self._run(payload, run, "session", at, subject, blocked, kept)
+            lines.append((("run", key_of(run.handler)), _line(doc)))
         self._append(lines)
 
     def _run(
@@ -187,6 +217,7 @@ class RunLog:
         at: float,
         subject: str | None,
         blocked: bool | None = None,
+        input_id: str | None = None,
     ) -> dict[str, object]:
         """A run's line, as the fields of a `RunRecord` (and its kind), built directly: written on
         every tool call. `blocked`: None to work out whether this run alone blocks the event."""
@@ -194,7 +225,7 @@ class RunLog:
             blocked = DIALECTS[run.handler.dialect].interpret(payload, [run]).blocked
         return {
             "kind": "run",
-            "hook_id": run.handler.id,
+            "hook_id": key_of(run.handler),
             "at": at,
             "event": event_of(payload).name,
             "subject": subject,
@@ -207,13 +238,15 @@ class RunLog:
             "blocked": blocked,
             "stdout": first_lines(run.stdout),
             "stderr": first_lines(run.stderr),
+            "input": input_id,
         }
 
     # -- reading ----------------------------------------------------------------------------
 
-    def history(self, hook_id: str) -> list[RunRecord]:
-        """The runs of one hook, newest first."""
-        runs = [r for r in self._items() if isinstance(r, RunRecord) and r.hook_id == hook_id]
+    def history(self, *keys: str) -> list[RunRecord]:
+        """The runs of one hook, newest first: recorded under its identity (`key_of`), or under
+        its id (lines written before identities)."""
+        runs = [r for r in self._items() if isinstance(r, RunRecord) and r.hook_id in keys]
         return runs[::-1][: self.per_hook]
 
     def last_runs(self) -> dict[str, RunRecord]:
@@ -243,7 +276,12 @@ class RunLog:
             return None
         return (st.st_size, st.st_mtime_ns)
 
+    def flush(self) -> None:
+        """Block until what this process recorded in the file so far is written."""
+        self._lane.wait()
+
     def _items(self) -> list[RunRecord | EventSeen]:
+        self.flush()  # what this process recorded is in the file
         with self._lock:
             state = self._stat()
             if state is not None and self._cache[0] == state:
@@ -276,9 +314,13 @@ class RunLog:
                 yield item
 
     def _append(self, lines: list[tuple[Owner, bytes]]) -> None:
-        """One O_APPEND write: lines of concurrent writers (other servers) never interleave."""
         with self._lock:
             self._remember((line[:-1], owner) for owner, line in lines)
+        self._lane.submit(lambda: self._write(b"".join(line for _, line in lines)))
+
+    def _write(self, data: bytes) -> None:
+        """On the disk thread, one O_APPEND write: lines of concurrent writers (other servers)
+        never interleave."""
         try:
             try:
                 fd = os.open(self.path, APPEND, 0o666)
@@ -286,7 +328,7 @@ class RunLog:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 fd = os.open(self.path, APPEND, 0o666)
             try:
-                os.write(fd, b"".join(line for _, line in lines))
+                os.write(fd, data)
                 size = os.fstat(fd).st_size
             finally:
                 os.close(fd)
