@@ -10,6 +10,8 @@ import pytest
 
 from tests.dialects.conftest import Dispatch, bash, copilot_file, envs, lines, record
 from wavehost import paths
+from wavehost.hooks.catalogue import Event
+from wavehost.hooks.dialects.copilot import COPILOT
 
 WRITE = {"tool_name": "Write", "tool_input": {"file_path": "/p/a.txt", "content": "x"}}
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -67,6 +69,9 @@ async def test_camel_and_pascal_payloads_have_their_keys_in_order(
     await dispatch(event, **fields)
     found = lines(seen)
     assert list(found[0]) == ["sessionId", "timestamp", "cwd", *camel_keys]
+    # The session saves its transcript before a Copilot hook only where the payload names it.
+    named = "transcriptPath" in camel_keys or "transcript_path" in pascal_keys
+    assert COPILOT.names_transcript(Event[event]) == named
     assert isinstance(found[0]["timestamp"], int)
     assert found[0]["sessionId"] == "s1"
     assert found[0]["cwd"] == str(project)
@@ -172,6 +177,7 @@ async def test_subagent_start_payloads_and_the_general_purpose_exception(
     assert camel["agentName"] == "Explore"
     assert list(hybrid)[:5] == ["sessionId", "timestamp", "cwd", "transcriptPath", "agentName"]
     assert list(hybrid)[5:] == ["agent_id", "agent_type", "parent_agent_id"]
+    assert COPILOT.names_transcript(Event.SubagentStart)
 
 
 async def test_session_sources_and_end_reasons_in_copilots_words(

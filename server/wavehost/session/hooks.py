@@ -26,6 +26,7 @@ from wavehost.hooks import payloads as p
 from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.dialect_registry import DialectName
+from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
 from wavehost.hooks.models import HookModels
 from wavehost.hooks.outcome import Outcome, subject_of
@@ -169,12 +170,16 @@ class SessionHooks:
         event = event_of(payload)
         if not given and not self.engine.has_hooks(event, only):
             return self.engine.nothing(event)  # no process to start, no transcript to write
-        await self.conversation.flush()  # hooks read transcript_path: all so far, on disk
-        if self.export is not None:
-            await self.export.flush(self.conversation.messages, self.workspace.cwd)
+        handlers = await self.engine.select(event, subject_of(payload), payload)
+        if any(
+            DIALECTS[h.dialect].names_transcript(event) and only in (None, h.dialect)
+            for h in handlers
+        ):  # they read transcript_path: all so far, on disk
+            await self.conversation.flush()
+            if self.export is not None:
+                await self.export.flush(self.conversation.messages, self.workspace.cwd)
         # Hooks run where the payload says the agent is; $WAVE_PROJECT_DIR stays the root.
         context = self.context(Path(payload.cwd), event)
-        handlers = await self.engine.select(event, subject_of(payload), payload)
         shown = tuple(
             h.status_message
             for h in handlers

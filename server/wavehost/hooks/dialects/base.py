@@ -37,6 +37,11 @@ class Dialect(Protocol):
     # False: one after another in config order, each seeing what `advance` made of the last.
     concurrent: bool
 
+    def names_transcript(self, event: Event) -> bool:
+        """Whether this event's stdin names the session's transcript file: the session saves the
+        transcript before such a hook starts, and only then (a save is a disk wait)."""
+        ...
+
     def load(self, project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
         """Read this dialect's files; never raises for bad configuration."""
         ...

@@ -57,6 +57,9 @@ class CopilotDialect:
     events: Mapping[str, Event] = EVENT_KEYS
     concurrent = False
 
+    def names_transcript(self, event: Event) -> bool:
+        return event in payloads.NAMES_TRANSCRIPT
+
     def load(self, project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
         return sources.load(project_dir, home, trusted)
 

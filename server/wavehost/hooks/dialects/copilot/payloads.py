@@ -16,13 +16,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 from wavehost.hooks import payloads as p
-from wavehost.hooks.catalogue import event_of
+from wavehost.hooks.catalogue import Event, event_of
 from wavehost.hooks.dialects.copilot.diffs import of_call
 from wavehost.hooks.dialects.copilot.events import END_REASONS, SESSION_SOURCES, TOOLS, is_pascal
 from wavehost.hooks.tools import is_shell, mcp
 from wavehost.hooks.tools.edit import EDIT
 
 Doc = dict[str, Any]
+# The events whose payloads carry `transcriptPath` / `transcript_path` (`render`); a tool call's
+# do not, so a Copilot hook on one needs no transcript save before it starts.
+NAMES_TRANSCRIPT = frozenset(
+    {Event.Stop, Event.SubagentStart, Event.SubagentStop, Event.PreCompact}
+)
 
 
 def epoch_ms(at: float) -> int:

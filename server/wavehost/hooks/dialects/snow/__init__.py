@@ -65,6 +65,9 @@ class SnowDialect:
     events: Mapping[str, Event] = TYPES
     concurrent = False
 
+    def names_transcript(self, event: Event) -> bool:
+        return False  # Snow hands its hooks the messages themselves
+
     def load(self, project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
         return sources.load(project_dir, home, trusted)
 

@@ -20,6 +20,9 @@ class WaveDialect:
     events: Mapping[str, Event] = WAVE_EVENTS
     concurrent = True  # as Claude Code: every matching hook starts at once
 
+    def names_transcript(self, event: Event) -> bool:
+        return True  # Claude Code's every payload carries `transcript_path`
+
     def load(self, project_dir: Path | None, home: Path | None, trusted: bool) -> DialectSources:
         found = sources.load(project_dir, home=home, trusted=trusted)
         return DialectSources(found.handlers, found.files, found.diagnostics)
