@@ -1,7 +1,7 @@
 """What the wire carries: the bytes sent for a 2 KB, a 20 KB and a 200 KB streamed reply, and
 the round trips of a delete on the settings page.
 
-    .venv/bin/python bench/wire.py [--runs 3]
+    .venv/bin/python bench/wire.py [--runs 3] [--delete]
 
 Per reply (the scripted provider streams it 16 characters a piece, as a model does; medians of
 the runs): the bytes `wavehost serve` writes for the turn's `wave/chat/updated` frames (read raw
@@ -82,16 +82,18 @@ def replies(runs: int) -> None:
 def delete_round_trips() -> None:
     result = page("delete")
     requests, notifications = result["requests"], result["notifications"]
-    print("a delete on the settings page (Chromium, until 3 s after the row went)")
-    print(f"  {len(requests)} round trip(s): {', '.join(requests) or '-'}")
+    print("a delete on the settings page (Chromium, until 3 s after the row went; target: 1)")
+    print(f"  {len(requests)} request(s) per delete: {', '.join(requests) or '-'}")
     print(f"  {len(notifications)} notification(s): {', '.join(notifications) or '-'}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--delete", action="store_true", help="the delete only")
     args = parser.parse_args()
-    replies(args.runs)
+    if not args.delete:
+        replies(args.runs)
     delete_round_trips()
 
 

@@ -396,6 +396,32 @@ async def test_a_hooks_history_stays_with_it_when_another_hook_before_it_is_dele
     assert [(r["hookId"], r["stdout"]) for r in last["runs"]] == [(moved["id"], "second")]
 
 
+async def test_a_delete_answers_with_the_last_runs_under_the_ids_it_moved(
+    workspace: Workspace,
+) -> None:
+    """The settings page needs no second request after a delete: the answer carries the last
+    run of every hook left, under its id in the answer's listing (what wave/hooks/history
+    without an id answers now)."""
+    commands = ("echo first", "echo second", "echo third")
+    _hooks(workspace, {"Stop": [{"hooks": [hook(c) for c in commands]}]})
+    async with running_server(workspace) as client:
+        ids = _by_command(await client.list_hooks())
+        for command in ("echo first", "echo second"):  # the third never ran
+            sample = await client.call(table.HOOKS_SAMPLE.name, {"id": ids[command]})
+            payload = sample["payload"]
+            await client.call(table.HOOKS_TEST.name, {"id": ids[command], "payload": payload})
+        answer = await client.call(table.HOOKS_DELETE.name, {"id": ids["echo first"]})
+        last = await client.call(table.HOOKS_HISTORY.name, {})
+
+    listed = _by_command(answer["listing"])
+    assert set(listed) == {"echo second", "echo third"}
+    assert listed["echo second"] != ids["echo second"]  # it moved up: its id changed
+    assert [(r["hookId"], r["stdout"]) for r in answer["lastRuns"]] == [
+        (listed["echo second"], "second")
+    ]
+    assert answer["lastRuns"] == last["runs"]
+
+
 async def test_run_again_runs_the_hook_on_the_input_a_chat_run_received(
     workspace: Workspace,
 ) -> None:

@@ -68,6 +68,41 @@ describe("hook inspector", () => {
     expect(problems).toEqual([]);
   });
 
+  it("a delete is one request: its answer brings the list and the moved row's last run; the watcher's echo of the write reloads nothing", async () => {
+    const ws = e2e.workspace();
+    ws.write(ws.projectSettings, hooksFile({ Stop: [{ hooks: [command("echo first"), command("echo second")] }] }));
+    const { page, frames, problems } = await open(ws);
+    await row(page, "echo second").locator("[data-action=test]").click();
+    await expect.poll(() => page.getByTestId("test-payload").inputValue()).toContain('"hook_event_name": "Stop"');
+    await inspector(page).locator("[data-action=run-test]").click();
+    await expect.poll(() => page.getByTestId("test-stdout").innerText()).toMatch(/^second\s*$/);
+    await inspector(page).locator("[data-action=close-inspector]").click();
+    await expect.poll(() => row(page, "echo second").getByTestId("last-run").innerText()).toContain("exit 0");
+    await row(page, "echo first").locator("[data-action=delete]").click();
+    await expect.poll(() => page.getByTestId("delete-dialog").isVisible()).toBe(true);
+
+    const from = frames.frames.length;
+    const sent = () => frames.frames.slice(from).filter((f) => f.dir === "sent" && f.data.kind === "request").map((f) => f.data.method);
+    const notified = () => frames.frames.slice(from).filter((f) => f.dir === "received" && f.data.kind === "notification").map((f) => f.data.method);
+    await page.getByTestId("delete-dialog").locator("[data-action=confirm]").click();
+    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("1");
+    // The moved row (its id changed) still says when it ran, from the delete's answer alone.
+    await expect.poll(() => row(page, "echo second").getByTestId("last-run").innerText()).toContain("exit 0");
+    expect(sent()).toEqual(["wave/hooks/delete"]);
+    // The watcher sees the server's own write within its debounce (0.8 s): it is no news.
+    await page.waitForTimeout(3000);
+    expect(notified()).toEqual([]);
+    expect(sent()).toEqual(["wave/hooks/delete"]);
+    // Anyone else's change still is (the watch is alive): one notification, one reload.
+    ws.write(ws.userSettings, hooksFile({ Stop: [{ hooks: [command("echo user")] }] }));
+    await expect.poll(() => page.getByTestId("count-user").innerText(), { timeout: 30_000 }).toBe("1");
+    expect(notified()).toEqual(["wave/hooks/changed"]);
+    const reload = () => sent().slice(1).sort(); // what any hooks/changed brings, in any order
+    expect(sent()[0]).toBe("wave/hooks/delete");
+    await expect.poll(reload).toEqual(["wave/hooks/history", "wave/hooks/list", "wave/mcp/list"]);
+    expect(problems).toEqual([]);
+  });
+
   it("runs a hook again on the input a chat run received", async () => {
     const ws = e2e.workspace();
     const seen = join(ws.root, "seen.jsonl");

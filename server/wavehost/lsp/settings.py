@@ -133,8 +133,11 @@ class SettingsFeature:
             if snapshot is not None:
                 seen(snapshot)
         log.info("deleted hook %s from %s", request.id, deleted.path)
+        runs = await self._run(self.settings.last_runs, listing)
         now = HooksListResult.of(listing)
-        return dump(HooksDeleteResult(deleted=HookEntry.of(deleted), listing=now))
+        last_runs = [HookRunEntry.of(r) for r in runs]
+        result = HooksDeleteResult(deleted=HookEntry.of(deleted), listing=now, last_runs=last_runs)
+        return dump(result)
 
     async def hooks_prefill(self, params: Params) -> dict[str, Any]:
         request = parse(HooksPrefillParams, params, table.HOOKS_PREFILL)

@@ -9,6 +9,7 @@ from wavehost.hooks.config import Diagnostic, DiagnosticCode
 from wavehost.hooks.dialect_registry import FileFormat
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.payloads import Expected
+from wavehost.protocol.inspector import HookRunEntry
 from wavehost.settings.errors import ErrorReason, SettingsError
 from wavehost.settings.listing import FileSource, HooksListing, ListedFile, ListedHook
 from wavehost.settings.prefill import Prefill, Starter
@@ -288,6 +289,11 @@ class HooksDeleteResult(WireModel):
     listing: "HooksListResult" = Field(
         description="The list as it is after the delete (what wave/hooks/list would answer now): "
         "no second round trip, and no wave/hooks/changed for this write of the server's own"
+    )
+    last_runs: list[HookRunEntry] = Field(
+        description="The last run of every hook of `listing`, under its id there (what "
+        "wave/hooks/history without an id would answer now): the ids after the deleted hook "
+        "moved, their runs with them"
     )
 
 

@@ -86,8 +86,8 @@ HOOKS_DELETE = Method(
     "HooksDeleteResult",
     "settings",
     "Delete one hook by id; the file keeps every other byte. Answers with the list as it is now "
-    "(listing: one round trip; no wave/hooks/changed for this write of the server's own). Errors "
-    "carry SettingsErrorData.",
+    "and the last runs under its ids (listing, lastRuns: one round trip; no wave/hooks/changed "
+    "for this write of the server's own). Errors carry SettingsErrorData.",
 )
 HOOKS_PREFILL = Method(
     "wave/hooks/prefill",

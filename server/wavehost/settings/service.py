@@ -146,17 +146,22 @@ class SettingsService:
         """One hook's runs, newest first; or (no id) the last run of every listed hook. Either
         way under the hook's id as listed now (its runs are kept under its identity)."""
         if hook_id is None:
-            last = self.run_log.last_runs()
-            found = []
-            for listed in self.list_hooks().hooks:
-                handler = listed.handler
-                run = last.get(key_of(handler)) or last.get(handler.id)
-                if run is not None:
-                    found.append(dataclasses.replace(run, hook_id=handler.id))
-            return sorted(found, key=lambda r: -r.at)
+            return self.last_runs(self.list_hooks())
         handler = self.handler(hook_id)
         runs = self.run_log.history(key_of(handler), handler.id)
         return [dataclasses.replace(r, hook_id=handler.id) for r in runs]
+
+    def last_runs(self, listing: HooksListing) -> list[RunRecord]:
+        """The last run of every hook of `listing`, newest first, under its id there (a delete
+        moves the ids of the hooks after it: their runs follow them)."""
+        last = self.run_log.last_runs()
+        found = []
+        for listed in listing.hooks:
+            handler = listed.handler
+            run = last.get(key_of(handler)) or last.get(handler.id)
+            if run is not None:
+                found.append(dataclasses.replace(run, hook_id=handler.id))
+        return sorted(found, key=lambda r: -r.at)
 
     def sample(self, hook_id: str, input_id: str | None = None) -> Sample:
         """What Test shows: a payload of the hook's event its matcher accepts (or a run's kept

@@ -764,6 +764,10 @@ export interface HooksDeleteParams {
 export interface HooksDeleteResult {
   deleted: HookEntry;
   listing: HooksListResult;
+  /**
+   * The last run of every hook of `listing`, under its id there (what wave/hooks/history without an id would answer now): the ids after the deleted hook moved, their runs with them
+   */
+  lastRuns: HookRunEntry[];
 }
 /**
  * The list as it is after the delete (what wave/hooks/list would answer now): no second round trip, and no wave/hooks/changed for this write of the server's own
@@ -1451,7 +1455,7 @@ export interface WorkspaceSetTrustedResult {
 export const METHODS = {
   /** Every file-based hook by source, the config files, and what is wrong in them; where two dialects' hooks both fire on one call (overlaps) and which dialects the user switched off (dialectsOff: the chat's line when hooks are not running reads this list too). */
   HOOKS_LIST: "wave/hooks/list",
-  /** Delete one hook by id; the file keeps every other byte. Answers with the list as it is now (listing: one round trip; no wave/hooks/changed for this write of the server's own). Errors carry SettingsErrorData. */
+  /** Delete one hook by id; the file keeps every other byte. Answers with the list as it is now and the last runs under its ids (listing, lastRuns: one round trip; no wave/hooks/changed for this write of the server's own). Errors carry SettingsErrorData. */
   HOOKS_DELETE: "wave/hooks/delete",
   /** The localized chat prompt for New / Edit, and the config file to open beside the chat. */
   HOOKS_PREFILL: "wave/hooks/prefill",

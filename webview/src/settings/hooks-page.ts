@@ -217,10 +217,15 @@ export class WaveHooksPage extends LitElement {
   private async loadLastRuns(): Promise<void> {
     try {
       const { runs } = await this.rpc.request(METHODS.HOOKS_HISTORY, {});
-      this.lastRuns = new Map(runs.map((r) => [r.hookId, r]));
+      this.showLastRuns(runs);
     } catch {
       /* the rows just show no last run */
     }
+  }
+
+  /** The last run of each hook, newest first (wave/hooks/history without an id, or a delete's). */
+  private showLastRuns(runs: HookRunEntry[]): void {
+    this.lastRuns = new Map(runs.map((r) => [r.hookId, r]));
   }
 
   private shortPath = (path: string): string => displayPath(path, this.list?.project.dir, this.list?.project.home);
@@ -315,11 +320,11 @@ export class WaveHooksPage extends LitElement {
     const name = hookName(hook);
     const file = this.shortPath(hook.path);
     try {
-      // One round trip: the answer carries the list as it is now (the server sends no
-      // wave/hooks/changed for its own write).
-      const { listing } = await this.actions.deleteHook(hook);
+      // One round trip: the answer carries the list as it is now and the last runs under the
+      // ids the delete moved (the server sends no wave/hooks/changed for its own write).
+      const { listing, lastRuns } = await this.actions.deleteHook(hook);
       this.show(listing);
-      void this.loadLastRuns(); // the rows' ids moved with the delete: their last runs too
+      this.showLastRuns(lastRuns);
       this.say({ kind: "status", title: t("delete.doneIn", { name, file }) });
     } catch (err) {
       // The list shown is the server's, never an optimistic guess.
