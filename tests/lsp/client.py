@@ -52,6 +52,7 @@ class ChatView:
     status: str = "idle"
     queued: int = 0
     running_hooks: list[str] = field(default_factory=list)
+    live_hooks: dict[str, Any] = field(default_factory=lambda: {"hooks": [], "more": 0})
     queued_texts: list[str] = field(default_factory=list)
     questions: list[dict[str, Any]] = field(default_factory=list)  # pending permission questions
     asked: list[dict[str, Any]] = field(default_factory=list)  # the model's pending questions
@@ -87,6 +88,8 @@ class ChatView:
             self.queued, self.queued_texts = update["queued"], update["queuedTexts"]
         if update["runningHooks"] is not None:
             self.running_hooks = update["runningHooks"]
+        if update["liveHooks"] is not None:
+            self.live_hooks = update["liveHooks"]
         if update["pendingPermissions"] is not None:
             self.questions = update["pendingPermissions"]
             self.asked = update["pendingQuestions"]
@@ -195,6 +198,7 @@ class HostClient(LanguageClient):
         view.status, view.queued = result["status"], result["queued"]
         view.queued_texts, view.questions = result["queuedTexts"], result["pendingPermissions"]
         view.asked = result["pendingQuestions"]
+        view.live_hooks = result["liveHooks"]
         return result
 
     async def send_chat(self, session_id: str, text: str) -> dict[str, Any]:

@@ -266,11 +266,13 @@ class BackgroundHooks(OwnedTaskGroup):
             run.exit_code,
             " (timed out)"
             if run.timed_out
+            else " (cancelled)"
+            if run.cancelled
             else (run.spawn_error and f" ({run.spawn_error})") or "",
             run.stdout,
             run.stderr,
         )
-        if handler.async_rewake and run.exit_code == 2 and not run.timed_out:
+        if handler.async_rewake and run.exit_code == 2 and not run.stopped:
             text = run.stderr.strip() or run.stdout.strip()
             text = text or f'{handler.event.name} hook "{handler.command}" exited with code 2'
             self._on_rewake(Rewake(session_id, handler.event.name, handler.command, text))

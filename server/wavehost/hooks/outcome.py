@@ -27,6 +27,7 @@ PermissionDecision = Literal["allow", "deny", "ask"]
 NoticeLevel = Literal["info", "warning", "error"]
 DECISION_RANK: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
 NO_STDERR = "No stderr output"
+CANCELLED = "hook was cancelled by the user and stopped"  # what a cancelled run reads as
 OUTPUT_CHARS = 10_000  # what one hook text may contribute (Claude Code's cap on a hook string)
 
 
@@ -93,9 +94,10 @@ class Notice(WireModel):
         label: str | None = None,
     ) -> "Notice":
         """About one hook run: its event as its file names it, its command and exit code, and
-        the hook itself (the page names it and links to its settings row)."""
+        the hook itself (the page names it and links to its settings row). A run that was stopped
+        (its timeout, Cancel) has no exit code of its own: the signal was ours."""
         handler = run.handler
-        code = run.exit_code if exit_code is None else exit_code
+        code = (None if run.stopped else run.exit_code) if exit_code is None else exit_code
         return cls(
             level=level, text=text, event=handler.event_name, command=handler.command,
             exit_code=code, label=label, hook=HookRef.of(handler),
@@ -108,6 +110,7 @@ class RunSummary(WireModel):
     exit_code: int | None
     timed_out: bool
     duration_ms: float
+    cancelled: bool = False
     dialect: str = "wave"
 
 

@@ -81,6 +81,7 @@ class RunRecord:
     stdout: str
     stderr: str
     input: str | None = None  # the id of the input it received (`RunInputs`), if kept
+    cancelled: bool = False  # the user stopped it (written only then: lines stay as they were)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,12 @@ _FIELDS = {
 
 
 _KEYS = {kind: frozenset(("kind", *names)) for kind, names in _FIELDS.items()}
-_OLD_RUN_KEYS = _KEYS["run"] - {"input"}  # lines written before inputs were kept
+_CANCELLED = _KEYS["run"]
+_RUN_KEYS = (  # with `cancelled` (a cancelled run), without; before inputs were kept
+    _CANCELLED,
+    _CANCELLED - {"cancelled"},
+    _CANCELLED - {"cancelled", "input"},
+)
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not one per line
 
 
@@ -138,7 +144,7 @@ def _owner(raw_line: bytes) -> Owner | None:
     if not isinstance(raw, dict):
         return None
     kind = raw.get("kind")
-    if kind == "run" and raw.keys() in (_KEYS["run"], _OLD_RUN_KEYS):
+    if kind == "run" and raw.keys() in _RUN_KEYS:
         return "run", str(raw["hook_id"])
     if kind == "event" and raw.keys() == _KEYS["event"]:
         return "event", str(raw["event"])
@@ -223,7 +229,7 @@ class RunLog:
         every tool call. `blocked`: None to work out whether this run alone blocks the event."""
         if blocked is None:
             blocked = DIALECTS[run.handler.dialect].interpret(payload, [run]).blocked
-        return {
+        line: dict[str, object] = {
             "kind": "run",
             "hook_id": key_of(run.handler),
             "at": at,
@@ -240,6 +246,9 @@ class RunLog:
             "stderr": first_lines(run.stderr),
             "input": input_id,
         }
+        if run.cancelled:
+            line["cancelled"] = True
+        return line
 
     # -- reading ----------------------------------------------------------------------------
 

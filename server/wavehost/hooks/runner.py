@@ -4,7 +4,8 @@ What to start is a `Launch` (argv, cwd, environment, timeout), which the hook's 
 the Wave default is `sh -c <command>`. The process runs in its own process group
 (`plumbing.children`); the payload on stdin, then closed; stdout and stderr captured up to a cap
 each. On timeout the whole group gets SIGTERM, then SIGKILL after a short grace, and the result
-comes back at once even if a grandchild still holds the pipes.
+comes back at once even if a grandchild still holds the pipes. A hook the user cancels
+(`hooks.live`) is stopped the same way and reads as `cancelled`.
 """
 
 import functools
@@ -18,12 +19,15 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wavehost import environment, paths
 from wavehost.hooks.config import HookHandler
 from wavehost.hooks.models import HookModels
 from wavehost.plumbing.children import OUTPUT_CAP, Child, Running
+
+if TYPE_CHECKING:
+    from wavehost.hooks.live import LiveHooks
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +49,13 @@ class HookRun:
     timed_out: bool = False
     spawn_error: str | None = None  # why it gave no answer: could not start, an HTTP error, …
     truncated: bool = False  # some output was over the cap and dropped
+    cancelled: bool = False  # the user stopped it while it ran (`hooks.live`)
+
+    @property
+    def stopped(self) -> bool:
+        """It did not end by itself: its time was up, or the user cancelled it. Its output is
+        then no answer (Claude Code: a timed-out hook's output is discarded)."""
+        return self.timed_out or self.cancelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +98,7 @@ class HookContext:
     env_file: Path | None = None  # $CLAUDE_ENV_FILE / $WAVE_ENV_FILE (SessionStart hooks)
     mcp: McpToolCaller | None = None  # the session's MCP client, for `mcp_tool` hooks
     models: "HookModels | None" = None  # what prompt and agent hooks ask (the session's model)
+    live: "LiveHooks | None" = None  # where a hook that runs a while is shown (and cancelled)
 
     def spawn_dir(self) -> Path:
         if self.project_dir is None or os.path.isdir(self._cwd_text):  # (each hook asks)
@@ -229,6 +241,13 @@ class StartedHook:
             self.spawn_error = f"could not start hook: {err}"
             return
         self.running = Running(child, stdin, self.timeout, min(output_cap, launch.output_cap))
+        self._live = context.live
+        if self._live is not None:  # shown once it has run a while (most are over before)
+            self.running.watcher = self._running_a_while
+
+    def _running_a_while(self, running: Running) -> None:
+        assert self._live is not None
+        self._live.started(self.handler, running, self.started)
 
     async def result(self) -> HookRun:
         """Its run, once over. Cancelling the caller kills the hook's group."""
@@ -249,6 +268,7 @@ class StartedHook:
             self.timeout,
             timed_out=done.timed_out,
             truncated=done.truncated,
+            cancelled=done.cancelled,
         )
         log.debug("hook %s exited %s in %.0f ms", handler.command, run.exit_code, run.duration_ms)
         return run

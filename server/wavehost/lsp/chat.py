@@ -35,6 +35,8 @@ from wavehost.protocol.chat import (
     ChatAnswerQuestionResult,
     ChatAskQuestionParams,
     ChatAskQuestionResult,
+    ChatCancelHookParams,
+    ChatCancelHookResult,
     ChatCancelParams,
     ChatCancelResult,
     ChatCloseParams,
@@ -48,6 +50,7 @@ from wavehost.protocol.chat import (
     ChatRequestPermissionResult,
     ChatSendParams,
     ChatSendResult,
+    LiveHooks,
 )
 from wavehost.session import transcript
 from wavehost.session.chat_session import ChatSession, SessionConfig
@@ -85,6 +88,7 @@ class ChatFeature:
                 table.CHAT_OPEN: self.open,
                 table.CHAT_SEND: self.send,
                 table.CHAT_CANCEL: self.cancel,
+                table.CHAT_CANCEL_HOOK: self.cancel_hook,
                 table.CHAT_COMPACT: self.compact,
                 table.CHAT_CLOSE: self.close,
                 table.CHAT_ANSWER_PERMISSION: self.answer_permission,
@@ -162,6 +166,7 @@ class ChatFeature:
             queued=session.queued,
             queued_texts=list(session.queued_texts),
             running_hooks=list(session.running_hooks),
+            live_hooks=LiveHooks.of(session.live_hooks),
             pending_permissions=[
                 ChatRequestPermissionParams.of(q) for q in session.pending_questions
             ],
@@ -247,6 +252,11 @@ class ChatFeature:
         running = session.status == "running"
         session.cancel()
         return dump(ChatCancelResult(cancelled=running))
+
+    async def cancel_hook(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatCancelHookParams, params, table.CHAT_CANCEL_HOOK)
+        session = self._session(request.session_id)
+        return dump(ChatCancelHookResult(cancelled=session.cancel_hook(request.hook_run_id)))
 
     async def compact(self, params: Params) -> dict[str, Any]:
         request = parse(ChatCompactParams, params, table.CHAT_COMPACT)

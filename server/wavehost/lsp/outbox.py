@@ -18,11 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from wavehost.hooks.live import LiveView
 from wavehost.protocol.chat import (
     BlockPut,
     ChatAskQuestionParams,
     ChatRequestPermissionParams,
     ChatUpdatedParams,
+    LiveHooks,
     MessagePut,
     MessageRemove,
     TextAppend,
@@ -31,6 +33,7 @@ from wavehost.session.messages import AssistantMessage, TextBlock, UserMessage
 from wavehost.session.permissions import PermissionPrompt
 from wavehost.session.tools.ask import QuestionPrompt
 from wavehost.session.updates import (
+    HooksLive,
     HooksRunning,
     MessageChanged,
     MessageRemoved,
@@ -71,6 +74,7 @@ class Outbox:
     status: SessionStatus = "idle"
     queued: tuple[str, ...] = ()
     running_hooks: tuple[str, ...] = ()
+    live_hooks: tuple[tuple[LiveView, ...], int] = ((), 0)
     questions: tuple[PermissionPrompt, ...] = ()
     asked: tuple[QuestionPrompt, ...] = ()
     _sent: list[_Sent | None] = field(default_factory=list)  # by message index
@@ -90,6 +94,9 @@ class Outbox:
         elif isinstance(update, HooksRunning):
             self.running_hooks = update.status_messages
             self._dirty.add("hooks")
+        elif isinstance(update, HooksLive):  # throttled where it comes from (`hooks.live`)
+            self.live_hooks = (update.hooks, update.more)
+            self._dirty.add("live")
         elif isinstance(update, QuestionsChanged):
             self.questions, self.asked = update.questions, update.asked
             self._dirty.add("questions")
@@ -123,6 +130,7 @@ class Outbox:
             queued=len(self.queued) if "queue" in dirty else None,
             queued_texts=list(self.queued) if "queue" in dirty else None,
             running_hooks=list(self.running_hooks) if "hooks" in dirty else None,
+            live_hooks=LiveHooks.of(self.live_hooks) if "live" in dirty else None,
             pending_permissions=[ChatRequestPermissionParams.of(q) for q in self.questions]
             if "questions" in dirty
             else None,

@@ -54,13 +54,15 @@ class Finished:
     stderr: str
     timed_out: bool
     truncated: bool = False  # some output was over the cap and dropped
+    cancelled: bool = False  # stopped by `Running.cancel` (as its time limit would have)
 
 
 class Capture:
     """Reads a pipe to its end, keeping at most `cap` bytes so a runaway child can't eat memory.
 
     Read as the pipe becomes readable once `watch()`ed; `read_available()` takes what it holds now
-    (everything, once the writer exited and no one else holds the pipe)."""
+    (everything, once the writer exited and no one else holds the pipe). `tap`, when set, is
+    given every chunk as it is read, the part over the cap too (a page watching the output)."""
 
     def __init__(self, fd: int | None, on_done: Callable[[], None], cap: int = OUTPUT_CAP) -> None:
         self.cap = cap
@@ -71,6 +73,7 @@ class Capture:
         self._fd = fd
         self._on_done = on_done
         self._watched = False
+        self.tap: Callable[[bytes], None] | None = None
 
     def watch(self) -> None:
         if not self.done and not self._watched:
@@ -96,6 +99,8 @@ class Capture:
             self.stop()
             self._on_done()
             return False
+        if self.tap is not None:
+            self.tap(chunk)
         room = max(self.cap - self.kept, 0)
         self.chunks.append(chunk[:room])
         self.kept += min(room, len(chunk))
@@ -378,6 +383,9 @@ class Running:
     past a pipe's worth it waits for the watch); at its exit they are read straight away.
 
     `finished()` awaits the result; cancelling it (or `stop()`) kills the group and reaps it.
+    `cancel()` stops it the way its time limit would (`cancelled`, not `timed_out`). `watcher`,
+    when set, is told once the child has run long enough to have its pipes watched: a child over
+    before that is never looked at.
     """
 
     def __init__(
@@ -388,6 +396,8 @@ class Running:
         self.out = Capture(child.stdout, self._check, output_cap)
         self.err = Capture(child.stderr, self._check, output_cap)
         self.timed_out = False
+        self.cancelled = False
+        self.watcher: Callable[[Running], None] | None = None
         self.ended_at: float | None = None  # time.monotonic() when it was over
         self._ended = self._exited = False
         self._on_end: list[Callable[[], None]] = []  # told at once when it is over
@@ -403,6 +413,8 @@ class Running:
     def _watch_then_limit(self) -> None:
         self._pipes()
         self._timer = asyncio.get_running_loop().call_at(self._deadline, self._time_is_up)
+        if self.watcher is not None:
+            self.watcher(self)
 
     def _pipes(self) -> None:
         self.out.watch()
@@ -410,14 +422,34 @@ class Running:
 
     def _time_is_up(self) -> None:
         self.timed_out = True
+        self._terminate()
+
+    def cancel(self) -> bool:
+        """Stop it as its time limit would: SIGTERM to the tree, SIGKILL after `KILL_GRACE`;
+        its result says `cancelled`. False: it is over, or being stopped already."""
+        if self._exited or self._ended or self.timed_out or self.cancelled:
+            return False
+        self.cancelled = True
+        self._cancel_timer()
+        self._terminate()
+        return True
+
+    def _terminate(self) -> None:
         self.child.signal_tree(signal.SIGTERM)
         kill = self.child.signal_tree
         self._timer = asyncio.get_running_loop().call_later(KILL_GRACE, kill, signal.SIGKILL)
 
+    def on_end(self, listener: Callable[[], None]) -> None:
+        """Call `listener` once it is over (at once, if it is)."""
+        if self._ended:
+            listener()
+        else:
+            self._on_end.append(listener)
+
     def _on_exit(self) -> None:
         self._exited = True
         self._cancel_timer()
-        if self.timed_out:
+        if self.timed_out or self.cancelled:
             self.child.signal_tree(signal.SIGKILL)  # also stragglers that ignored SIGTERM
         self.out.read_available()
         self.err.read_available()
@@ -485,6 +517,7 @@ class Running:
             self.err.text(),
             self.timed_out,
             truncated=bool(self.out.dropped or self.err.dropped),
+            cancelled=self.cancelled,
         )
 
     async def stop(self) -> None:

@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import Field
 
 from wavehost import paths
+from wavehost.hooks.live import LiveView
 from wavehost.hooks.outcome import HookRef
 from wavehost.hooks.payloads import PermissionMode
 from wavehost.session.messages import Block, Message
@@ -60,6 +61,10 @@ class ChatOpenResult(WireModel):
     running_hooks: list[str] = Field(
         description="The `statusMessage`s of the hooks running now (of every dispatch)"
     )
+    live_hooks: "LiveHooks" = Field(
+        description="The hook processes running a while now, with their last stderr lines "
+        "(wave/chat/cancelHook stops one)"
+    )
     pending_permissions: list["ChatRequestPermissionParams"] = Field(
         description="Permission questions waiting for an answer (wave/chat/answerPermission)"
     )
@@ -96,6 +101,56 @@ class ChatCancelResult(WireModel):
         description="A turn was running and is interrupted: its tools and hooks are killed. "
         "Queued messages stay queued"
     )
+
+
+class ChatCancelHookParams(WireModel):
+    session_id: SessionId
+    hook_run_id: str = Field(
+        min_length=1, max_length=64, description="The running hook's `id` (`liveHooks.hooks`)"
+    )
+
+
+class ChatCancelHookResult(WireModel):
+    cancelled: bool = Field(
+        description="True: it was running and is being stopped, as its timeout would stop it "
+        "(SIGTERM to its process tree, SIGKILL a second later); the run reads as a non-blocking "
+        "error and is recorded as cancelled. False: no such hook is running (it ended)"
+    )
+
+
+class LiveHook(WireModel):
+    """A hook process that has been running a while, as the chat shows it."""
+
+    id: str = Field(description="This run's id in its session (wave/chat/cancelHook)")
+    hook: HookRef = Field(description="The configured hook (the settings row has its id)")
+    elapsed_ms: int = Field(description="How long it has run, when this was sent")
+    lines: list[str] = Field(
+        description="Its last stderr lines, oldest first, each cut to 300 characters; the last "
+        "may be one it is still writing"
+    )
+    more_lines: int = Field(description="Lines it wrote to stderr before these")
+    cancelling: bool = Field(description="Cancel was asked: it is being stopped")
+
+    @classmethod
+    def of(cls, view: LiveView) -> Self:
+        return cls(
+            id=view.id,
+            hook=HookRef.of(view.handler),
+            elapsed_ms=view.elapsed_ms,
+            lines=list(view.lines),
+            more_lines=view.more_lines,
+            cancelling=view.cancelling,
+        )
+
+
+class LiveHooks(WireModel):
+    hooks: list[LiveHook] = Field(description="Oldest first, at most 8")
+    more: int = Field(description="Hooks running a while that are not listed")
+
+    @classmethod
+    def of(cls, views: tuple[tuple[LiveView, ...], int]) -> Self:
+        shown, more = views
+        return cls(hooks=[LiveHook.of(view) for view in shown], more=more)
 
 
 class ChatCompactParams(WireModel):
@@ -189,6 +244,10 @@ class ChatUpdatedParams(WireModel):
     running_hooks: list[str] | None = Field(
         description="The `statusMessage`s of the hooks running now (hooks without one are not "
         f"listed), of every dispatch; {UNCHANGED}"
+    )
+    live_hooks: LiveHooks | None = Field(
+        description="The hook processes running a while, with their last stderr lines (sent "
+        f"at most 4 times a second however much they print); {UNCHANGED}"
     )
     pending_permissions: list["ChatRequestPermissionParams"] | None = Field(
         description="Permission questions waiting for an answer: a question answered, withdrawn "

@@ -26,6 +26,9 @@ class HookRunEntry(WireModel):
     exit_code: int | None
     duration_ms: float
     timed_out: bool
+    cancelled: bool = Field(
+        default=False, description="The user cancelled it while it ran (the chat's Cancel)"
+    )
     spawn_error: str | None
     blocked: bool = Field(description="This run blocked what the event was about")
     stdout: str
@@ -48,6 +51,7 @@ class HookRunEntry(WireModel):
             exit_code=record.exit_code,
             duration_ms=record.duration_ms,
             timed_out=record.timed_out,
+            cancelled=record.cancelled,
             spawn_error=record.spawn_error,
             blocked=record.blocked,
             stdout=record.stdout,

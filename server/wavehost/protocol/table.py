@@ -226,6 +226,18 @@ CHAT_CANCEL = Method(
     "Interrupt the running turn (Stop): its tools and hooks are killed, its questions withdrawn.",
     "scoped",
 )
+CHAT_CANCEL_HOOK = Method(
+    "wave/chat/cancelHook",
+    "CHAT_CANCEL_HOOK",
+    "clientToServer",
+    "ChatCancelHookParams",
+    "ChatCancelHookResult",
+    "chat",
+    "Cancel one running hook (a liveHooks entry's id): its process tree is stopped as its "
+    "timeout would stop it and the run reads as a non-blocking error (docs/hooks.md); the turn "
+    "goes on.",
+    "scoped",
+)
 CHAT_COMPACT = Method(
     "wave/chat/compact",
     "CHAT_COMPACT",
@@ -345,6 +357,7 @@ METHODS: tuple[Method, ...] = (
     CHAT_OPEN,
     CHAT_SEND,
     CHAT_CANCEL,
+    CHAT_CANCEL_HOOK,
     CHAT_COMPACT,
     CHAT_CLOSE,
     CHAT_ANSWER_PERMISSION,

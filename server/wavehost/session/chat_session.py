@@ -29,6 +29,7 @@ from wavehost import paths
 from wavehost.hooks import payloads as p
 from wavehost.hooks.dialects import snow
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
+from wavehost.hooks.live import LiveView
 from wavehost.hooks.runlog import RunLog
 from wavehost.hooks.settings_files import read_settings
 from wavehost.hooks.sources import load_hook_config
@@ -324,6 +325,16 @@ class ChatSession:
     def running_hooks(self) -> tuple[str, ...]:
         """The statusMessages of the hooks running now."""
         return self.hooks.running
+
+    @property
+    def live_hooks(self) -> tuple[tuple[LiveView, ...], int]:
+        """The hooks running a while now, with their last stderr lines; how many more run."""
+        return self.hooks.live.views()
+
+    def cancel_hook(self, hook_id: str) -> bool:
+        """Stop one running hook as its timeout would (a non-blocking error: docs/hooks.md);
+        False if no hook with this id runs (any more)."""
+        return self.hooks.live.cancel(hook_id)
 
     @property
     def busy(self) -> bool:

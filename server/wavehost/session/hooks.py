@@ -5,7 +5,8 @@ One facade over the engine: which hooks exist, the fields every hook input carri
 (after the transcript is saved, so a hook reading `transcript_path` sees everything so far) and
 applying the outcome exactly as the engine decided it. The `statusMessage`s of running hooks are
 tracked per dispatch, so concurrent dispatches (a subagent's hooks while the main turn's run)
-never clear each other's status line.
+never clear each other's status line. A hook that runs a while is shown live (`hooks.live`: its
+last stderr lines, and Cancel) through the same updates.
 
 Hooks see what Claude Code's see: `prompt_id` (one per user prompt, on every event of its turn),
 `effort` on tool events and Stop, and the environment of `HookContext` (session id, entrypoint,
@@ -28,6 +29,7 @@ from wavehost.hooks.config import HookHandler
 from wavehost.hooks.dialect_registry import DialectName
 from wavehost.hooks.dialects import DIALECTS
 from wavehost.hooks.engine import BackgroundHooks, HookEngine
+from wavehost.hooks.live import LiveHooks
 from wavehost.hooks.models import HookModels
 from wavehost.hooks.outcome import Outcome, subject_of
 from wavehost.hooks.runner import HookContext, McpToolCaller
@@ -36,7 +38,7 @@ from wavehost.session.claude_transcript import ClaudeTranscript
 from wavehost.session.conversation import Conversation
 from wavehost.session.messages import NoticeBlock, UserMessage
 from wavehost.session.tools import Workspace
-from wavehost.session.updates import HooksRunning, UpdateListener
+from wavehost.session.updates import HooksLive, HooksRunning, UpdateListener
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +102,7 @@ class SessionHooks:
         # What prompt and agent hooks ask (`hook_models`), set once the session has its loop
         self.models: HookModels | None = None
         self.conversations: dict[str, Conversation] = {}  # the running subagents', by agent_id
+        self.live = LiveHooks(self._report_live)  # hooks running a while: shown, cancellable
 
     @property
     def running(self) -> tuple[str, ...]:
@@ -155,6 +158,7 @@ class SessionHooks:
                 env_file=self.env_file if event.spec.env_file else None,
                 mcp=self.mcp,
                 models=self.models,
+                live=self.live,
             )
         return context
 
@@ -255,3 +259,7 @@ class SessionHooks:
 
     def _report(self) -> None:
         self._emit(HooksRunning(self.session_id, self.running))
+
+    def _report_live(self) -> None:
+        shown, more = self.live.views()
+        self._emit(HooksLive(self.session_id, shown, more))

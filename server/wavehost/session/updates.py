@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from wavehost.hooks.live import LiveView
 from wavehost.session.messages import AssistantMessage, UserMessage
 from wavehost.session.permissions import PermissionPrompt
 from wavehost.session.tools.ask import QuestionPrompt
@@ -50,6 +51,16 @@ class HooksRunning:
 
 
 @dataclass(frozen=True, slots=True)
+class HooksLive:
+    """The hooks that have been running a while, with their last stderr lines (`hooks.live`:
+    bounded, and told at most a few times a second); `more`: how many others run too."""
+
+    session_id: str
+    hooks: tuple[LiveView, ...]
+    more: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class QuestionsChanged:
     """The questions waiting for an answer now (empty: none): permission questions, and the
     model's questions (AskUserQuestion) or hooks' prompts."""
@@ -59,5 +70,7 @@ class QuestionsChanged:
     asked: tuple[QuestionPrompt, ...] = ()
 
 
-SessionUpdate = MessageChanged | MessageRemoved | StatusChanged | HooksRunning | QuestionsChanged
+SessionUpdate = (
+    MessageChanged | MessageRemoved | StatusChanged | HooksRunning | HooksLive | QuestionsChanged
+)
 UpdateListener = Callable[[SessionUpdate], None]

@@ -215,6 +215,30 @@ export interface ChatAskQuestionResult {
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatCancelHookParams".
+ */
+export interface ChatCancelHookParams {
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+  /**
+   * The running hook's `id` (`liveHooks.hooks`)
+   */
+  hookRunId: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatCancelHookResult".
+ */
+export interface ChatCancelHookResult {
+  /**
+   * True: it was running and is being stopped, as its timeout would stop it (SIGTERM to its process tree, SIGKILL a second later); the run reads as a non-blocking error and is recorded as cancelled. False: no such hook is running (it ended)
+   */
+  cancelled: boolean;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "ChatCancelParams".
  */
 export interface ChatCancelParams {
@@ -338,6 +362,7 @@ export interface ChatOpenResult {
    * The `statusMessage`s of the hooks running now (of every dispatch)
    */
   runningHooks: string[];
+  liveHooks: LiveHooks;
   /**
    * Permission questions waiting for an answer (wave/chat/answerPermission)
    */
@@ -353,6 +378,60 @@ export interface ChatOpenResult {
    * The whole conversation now; `wave/chat/updated` deltas apply to it
    */
   messages: (UserMessage | AssistantMessage)[];
+}
+/**
+ * The hook processes running a while now, with their last stderr lines (wave/chat/cancelHook stops one)
+ */
+export interface LiveHooks {
+  /**
+   * Oldest first, at most 8
+   */
+  hooks: LiveHook[];
+  /**
+   * Hooks running a while that are not listed
+   */
+  more: number;
+}
+/**
+ * A hook process that has been running a while, as the chat shows it.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "LiveHook".
+ */
+export interface LiveHook {
+  /**
+   * This run's id in its session (wave/chat/cancelHook)
+   */
+  id: string;
+  hook: HookRef1;
+  /**
+   * How long it has run, when this was sent
+   */
+  elapsedMs: number;
+  /**
+   * Its last stderr lines, oldest first, each cut to 300 characters; the last may be one it is still writing
+   */
+  lines: string[];
+  /**
+   * Lines it wrote to stderr before these
+   */
+  moreLines: number;
+  /**
+   * Cancel was asked: it is being stopped
+   */
+  cancelling: boolean;
+}
+/**
+ * Which configured hook a notice, a blocked tool or a question came from: what the user
+ * needs to find it (the settings page's row has the same `id`).
+ */
+export interface HookRef1 {
+  id: string;
+  event: string;
+  matcher: string | null;
+  source: string;
+  plugin: string | null;
+  command: string;
 }
 /**
  * Server→client: may this tool call run? Sent after PreToolUse and PermissionRequest hooks
@@ -471,6 +550,10 @@ export interface ChatUpdatedParams {
    */
   runningHooks: string[] | null;
   /**
+   * The hook processes running a while, with their last stderr lines (sent at most 4 times a second however much they print); null: unchanged since the last update (or the snapshot)
+   */
+  liveHooks: LiveHooks1 | null;
+  /**
    * Permission questions waiting for an answer: a question answered, withdrawn or whose turn ended is no longer listed; null: unchanged since the last update (or the snapshot)
    */
   pendingPermissions: ChatRequestPermissionParams[] | null;
@@ -515,6 +598,20 @@ export interface TextAppend {
   index: number;
   block: number;
   text: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "LiveHooks".
+ */
+export interface LiveHooks1 {
+  /**
+   * Oldest first, at most 8
+   */
+  hooks: LiveHook[];
+  /**
+   * Hooks running a while that are not listed
+   */
+  more: number;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -730,6 +827,10 @@ export interface HookRunEntry {
   exitCode: number | null;
   durationMs: number;
   timedOut: boolean;
+  /**
+   * The user cancelled it while it ran (the chat's Cancel)
+   */
+  cancelled: boolean;
   spawnError: string | null;
   /**
    * This run blocked what the event was about
@@ -1077,6 +1178,7 @@ export interface RunSummary {
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
+  cancelled: boolean;
   dialect: string;
 }
 /**
@@ -1101,6 +1203,10 @@ export interface HookRunEntry1 {
   exitCode: number | null;
   durationMs: number;
   timedOut: boolean;
+  /**
+   * The user cancelled it while it ran (the chat's Cancel)
+   */
+  cancelled: boolean;
   spawnError: string | null;
   /**
    * This run blocked what the event was about
@@ -1483,6 +1589,8 @@ export const METHODS = {
   CHAT_SEND: "wave/chat/send",
   /** Interrupt the running turn (Stop): its tools and hooks are killed, its questions withdrawn. */
   CHAT_CANCEL: "wave/chat/cancel",
+  /** Cancel one running hook (a liveHooks entry's id): its process tree is stopped as its timeout would stop it and the run reads as a non-blocking error (docs/hooks.md); the turn goes on. */
+  CHAT_CANCEL_HOOK: "wave/chat/cancelHook",
   /** Compact the conversation once the running turn is over (may take minutes). */
   CHAT_COMPACT: "wave/chat/compact",
   /** End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs (reason clear when a new chat takes its place, as the panel's New chat does). */
@@ -1520,6 +1628,7 @@ export interface ServerRequests {
   "wave/chat/open": { params: ChatOpenParams; result: ChatOpenResult };
   "wave/chat/send": { params: ChatSendParams; result: ChatSendResult };
   "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
+  "wave/chat/cancelHook": { params: ChatCancelHookParams; result: ChatCancelHookResult };
   "wave/chat/compact": { params: ChatCompactParams; result: ChatCompactResult };
   "wave/chat/close": { params: ChatCloseParams; result: ChatCloseResult };
   "wave/chat/answerPermission": { params: ChatAnswerPermissionParams; result: ChatAnswerPermissionResult };
@@ -1658,6 +1767,14 @@ export const PROTOCOL_METHODS = {
   },
   "wave/chat/cancel": {
     "constant": "CHAT_CANCEL",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped",
+    "shellOnly": false
+  },
+  "wave/chat/cancelHook": {
+    "constant": "CHAT_CANCEL_HOOK",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "chat",

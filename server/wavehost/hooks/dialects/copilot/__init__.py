@@ -119,7 +119,7 @@ class CopilotDialect:
                 return payload.model_copy(update={"tool_input": wave_args, "raw_args": None})
             if isinstance(args, list):
                 return payload.model_copy(update={"raw_args": args})
-        if isinstance(payload, p.PostToolUseInput) and not run.timed_out:
+        if isinstance(payload, p.PostToolUseInput) and not run.stopped:
             modified = outcome.post_tool_modified(run)
             if modified is not None:
                 kind, text = modified

@@ -115,7 +115,7 @@ def origin(run: HookRun) -> str:
 
 def errored(run: HookRun) -> bool:
     """Neither success, exit 2 nor a timeout: exit 1 or 3, a spawn error, a missing cwd."""
-    return not run.timed_out and (run.spawn_error is not None or run.exit_code not in (0, 2))
+    return not run.stopped and (run.spawn_error is not None or run.exit_code not in (0, 2))
 
 
 def _decision(run: HookRun, doc: Doc | None) -> Any:
@@ -124,7 +124,7 @@ def _decision(run: HookRun, doc: Doc | None) -> Any:
 
 def pre_tool_ends_chain(run: HookRun) -> bool:
     """Whether this preToolUse run denies or asks (either ends the chain)."""
-    if run.timed_out:
+    if run.stopped:
         return False
     if errored(run) or run.exit_code == 2:
         return True
@@ -135,7 +135,7 @@ def modified_args(run: HookRun) -> Any:
     """`modifiedArgs` (an object, a list, or either as a JSON string); PascalCase also
     `updatedInput` in `hookSpecificOutput`. camelCase top-level `updatedInput` is ignored
     (observed). None: no rewrite."""
-    if run.timed_out or run.exit_code != 0:
+    if run.stopped or run.exit_code != 0:
         return None
     doc = read_output(run.stdout).doc
     value: Any = (doc or {}).get("modifiedArgs")
@@ -221,6 +221,9 @@ def interpret(payload: p.HookInput, runs: Sequence[HookRun]) -> Outcome:
         if run.timed_out:
             seconds = f"{run.timeout:g}"
             out.logs.append(f"Hook command timed out after {seconds} seconds: {command[:80]}")
+            continue
+        if run.cancelled:  # as a timeout: no answer, the call goes on
+            out.logs.append(f"Hook command was cancelled by the user: {command[:80]}")
             continue
         output = read_output(run.stdout)
         for line in output.progress:

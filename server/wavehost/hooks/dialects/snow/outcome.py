@@ -64,7 +64,7 @@ class Result:
 def result_of(run: HookRun) -> Result:
     if run.spawn_error is not None:
         return Result(run, 2, "", run.spawn_error)
-    if run.timed_out or run.truncated or run.exit_code is None:
+    if run.stopped or run.truncated or run.exit_code is None:
         reason = "stdout maxBuffer length exceeded" if run.truncated else KILLED
         return Result(run, 1, run.stdout, run.stderr if run.stderr.strip() else reason)
     return Result(run, run.exit_code, run.stdout, run.stderr)

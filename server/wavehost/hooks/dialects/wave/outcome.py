@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from wavehost.hooks.catalogue import Event, OnExit2, OnStdout, event_of
 from wavehost.hooks.outcome import (
+    CANCELLED,
     DECISION_RANK,
     NO_STDERR,
     HookRef,
@@ -280,6 +281,7 @@ def summary(run: HookRun) -> RunSummary:
         source=run.handler.source,
         exit_code=run.exit_code,
         timed_out=run.timed_out,
+        cancelled=run.cancelled,
         duration_ms=round(run.duration_ms, 1),
         dialect=run.handler.dialect,
     )
@@ -299,6 +301,9 @@ def interpret(payload: HookInput, runs: Sequence[HookRun]) -> Outcome:
             continue
         if run.timed_out:
             out.failure(run, f"hook timed out after {run.timeout:g} s and was stopped")
+            continue
+        if run.cancelled:  # as a timeout: a non-blocking error, its output no answer
+            out.failure(run, CANCELLED)
             continue
         stdout = _read_stdout(run.stdout, event)
         if stdout.error is not None:
