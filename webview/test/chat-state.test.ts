@@ -5,6 +5,7 @@ import {
   apply,
   asked,
   attaching,
+  cancelling,
   opened,
   questionAnswered,
   questionAsked,
@@ -37,6 +38,7 @@ function openResult(messages: (UserMessage | AssistantMessage)[], status: "idle"
     queued: 0,
     queuedTexts: [],
     runningHooks: [],
+    liveHooks: { hooks: [], more: 0 },
     pendingPermissions: [],
     pendingQuestions: [],
     permissionMode: "default",
@@ -56,13 +58,13 @@ function ask(questionId: string) {
 }
 
 function update(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
-  const params = { sessionId: "s", deltas: [], status: "running", queued: 0, queuedTexts: [], runningHooks: [] };
+  const params = { sessionId: "s", deltas: [], status: "running", queued: 0, queuedTexts: [], runningHooks: [], liveHooks: null };
   return { ...params, pendingPermissions: [], pendingQuestions: [], ...over } as ChatUpdatedParams;
 }
 
 /** An update that changes nothing but what it is given (every state field null: unchanged). */
 function only(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
-  const none = { status: null, queued: null, queuedTexts: null, runningHooks: null, pendingPermissions: null, pendingQuestions: null };
+  const none = { status: null, queued: null, queuedTexts: null, runningHooks: null, liveHooks: null, pendingPermissions: null, pendingQuestions: null };
   return { sessionId: "s", deltas: [], ...none, ...over };
 }
 
@@ -201,5 +203,20 @@ describe("chat state", () => {
     expect(s.runningHooks).toEqual(["Checking the command…"]);
     s = apply(s, update({ status: "idle" }));
     expect(s.runningHooks).toEqual([]);
+  });
+
+  it("takes the running hooks' live lines when an update has them and keeps them when it says null", () => {
+    const ref = { id: "h1", event: "PreToolUse", matcher: "Bash", source: "project", plugin: null, command: "./check.sh" };
+    const hook = { id: "hook-1", hook: ref, elapsedMs: 1200, lines: ["checking 1/3"], moreLines: 0, cancelling: false };
+    let s = apply(start, only({ liveHooks: { hooks: [hook], more: 0 } }));
+    expect(s.liveHooks.hooks.map((h) => h.lines)).toEqual([["checking 1/3"]]);
+    const at = s.liveAt;
+    s = apply(s, only({ status: "running" }));
+    expect(s.liveHooks.hooks).toHaveLength(1);
+    expect(s.liveAt).toBe(at);
+    s = cancelling(s, "hook-1");
+    expect(s.liveHooks.hooks[0]!.cancelling).toBe(true);
+    s = apply(s, only({ liveHooks: { hooks: [], more: 0 } }));
+    expect(s.liveHooks.hooks).toEqual([]);
   });
 });

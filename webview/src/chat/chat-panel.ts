@@ -2,6 +2,7 @@ import "@vscode-elements/elements/dist/vscode-button/index.js";
 import "@vscode-elements/elements/dist/vscode-progress-ring/index.js";
 import "./cards";
 import "./hooks-status";
+import "./live-hooks";
 
 import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
@@ -29,6 +30,7 @@ import {
   apply,
   asked,
   attaching,
+  cancelling,
   opened,
   questionAnswered,
   questionAsked,
@@ -359,6 +361,18 @@ export class WaveChatPanel extends LitElement {
     }
   }
 
+  /** Cancel one running hook (its process tree is stopped as its timeout would; the turn goes on). */
+  private async cancelHook(id: string): Promise<void> {
+    const sessionId = this.chat.sessionId;
+    if (!sessionId) return;
+    this.chat = cancelling(this.chat, id);
+    try {
+      await this.rpc.request(METHODS.CHAT_CANCEL_HOOK, { sessionId, hookRunId: id });
+    } catch (err) {
+      this.error = plainReason(err);
+    }
+  }
+
   private async cancel(): Promise<void> {
     const sessionId = this.chat.sessionId;
     if (!this.chat.open || !sessionId) return;
@@ -440,6 +454,12 @@ export class WaveChatPanel extends LitElement {
           },
         )}
       </div>
+      <wave-live-hooks
+        .live=${this.chat.liveHooks}
+        .at=${this.chat.liveAt}
+        .language=${this.language}
+        @cancel-hook=${(e: CustomEvent<{ id: string }>) => void this.cancelHook(e.detail.id)}
+      ></wave-live-hooks>
       ${running ? this.renderRunning() : nothing}
       ${this.chat.queuedTexts.length
         ? html`<div class="queued muted" data-testid="queued">

@@ -17,6 +17,7 @@ import type {
   SessionStatus,
   TextBlock,
 } from "../protocol/chat";
+import type { LiveHooks } from "../protocol/generated";
 
 export interface ChatState {
   sessionId: string | null;
@@ -28,6 +29,10 @@ export interface ChatState {
   queuedTexts: string[];
   /** The statusMessages of the hooks running now. */
   runningHooks: string[];
+  /** The hook processes running a while, with their last stderr lines (each Cancel-able). */
+  liveHooks: LiveHooks;
+  /** When they were reported (performance.now()): their elapsed times count on from there. */
+  liveAt: number;
   /** Permission questions waiting for an answer. */
   questions: ChatRequestPermissionParams[];
   /** The model's questions (AskUserQuestion) and hooks' prompts waiting for the user. */
@@ -41,6 +46,8 @@ export const EMPTY: ChatState = {
   status: "idle",
   queuedTexts: [],
   runningHooks: [],
+  liveHooks: { hooks: [], more: 0 },
+  liveAt: 0,
   questions: [],
   asked: [],
 };
@@ -58,6 +65,8 @@ export function opened(result: ChatOpenResult): ChatState {
     status: result.status,
     queuedTexts: result.queuedTexts.slice(),
     runningHooks: result.runningHooks.slice(),
+    liveHooks: result.liveHooks,
+    liveAt: now(),
     questions: result.pendingPermissions.slice(),
     asked: result.pendingQuestions.slice(),
   };
@@ -96,9 +105,21 @@ export function apply(state: ChatState, update: ChatUpdatedParams): ChatState {
     status: update.status ?? state.status,
     queuedTexts: update.queuedTexts?.slice() ?? state.queuedTexts,
     runningHooks: update.runningHooks?.slice() ?? state.runningHooks,
+    ...(update.liveHooks ? { liveHooks: update.liveHooks, liveAt: now() } : {}),
     questions: update.pendingPermissions?.slice() ?? state.questions,
     asked: update.pendingQuestions?.slice() ?? state.asked,
   };
+}
+
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+/** A hook this page asked to cancel: shown as being stopped at once (the server's update
+ * confirms it, or says it had ended). */
+export function cancelling(state: ChatState, id: string): ChatState {
+  const hooks = state.liveHooks.hooks.map((h) => (h.id === id ? { ...h, cancelling: true } : h));
+  return { ...state, liveHooks: { ...state.liveHooks, hooks } };
 }
 
 /** The assistant message at `index` with its block `at` replaced by `change`'s (a new block at the end). */

@@ -103,7 +103,7 @@ function renderFile(path: string, ctx: RowContext) {
 function renderLastRun(hook: HookEntry, name: string, ctx: RowContext) {
   const run = ctx.lastRun(hook);
   if (!run) return html`<span data-testid="last-run">${t("row.neverRun")}</span>`;
-  const key: Key = run.timedOut ? "row.lastRunTimedOut" : run.blocked ? "row.lastRunBlocked" : "row.lastRun";
+  const key: Key = run.cancelled ? "row.lastRunCancelled" : run.timedOut ? "row.lastRunTimedOut" : run.blocked ? "row.lastRunBlocked" : "row.lastRun";
   const seconds = Math.round(run.durationMs / 1000); // it ran until its timeout
   const text = t(key, { when: when(run.at), code: run.exitCode ?? "—", ms: Math.round(run.durationMs), s: seconds });
   return html`<button class="link" data-testid="last-run" aria-label="${text} — ${t("row.historyLabel", { name })}" @click=${() => ctx.inspect(hook, "history")}>

@@ -335,7 +335,7 @@ export class WaveHookInspector extends LitElement {
             <td data-label=${t("history.when")} title=${new Date(r.at * 1000).toISOString()}>${when(r.at)}</td>
             <td data-label=${t("history.what")}>${r.event}${r.subject ? html` · <code>${r.subject}</code>` : nothing}</td>
             <td data-label=${t("history.exit")}>
-              ${r.timedOut ? t("test.timedOutAfter", { s: Math.round(r.durationMs / 1000) }) : (r.exitCode ?? "—")}${r.blocked
+              ${r.cancelled ? t("live.cancelled") : r.timedOut ? t("test.timedOutAfter", { s: Math.round(r.durationMs / 1000) }) : (r.exitCode ?? "—")}${r.blocked
                 ? html` · <strong>${t("history.blocked")}</strong>`
                 : nothing}
               ${r.stderr ? html`<pre aria-label=${t("test.stderr")}>${r.stderr}</pre>` : nothing}
