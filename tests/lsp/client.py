@@ -54,6 +54,8 @@ class ChatView:
     running_hooks: list[str] = field(default_factory=list)
     live_hooks: dict[str, Any] = field(default_factory=lambda: {"hooks": [], "more": 0})
     queued_texts: list[str] = field(default_factory=list)
+    queue: list[dict[str, Any]] = field(default_factory=list)  # {id, text}, oldest first
+    held: bool = False  # Stop held the queue
     questions: list[dict[str, Any]] = field(default_factory=list)  # pending permission questions
     asked: list[dict[str, Any]] = field(default_factory=list)  # the model's pending questions
     turns: int = 0  # running → idle transitions seen
@@ -86,6 +88,7 @@ class ChatView:
             self.status = update["status"]
         if update["queued"] is not None:
             self.queued, self.queued_texts = update["queued"], update["queuedTexts"]
+            self.queue, self.held = update["queuedMessages"], update["queueHeld"]
         if update["runningHooks"] is not None:
             self.running_hooks = update["runningHooks"]
         if update["liveHooks"] is not None:
@@ -199,6 +202,7 @@ class HostClient(LanguageClient):
         view.queued_texts, view.questions = result["queuedTexts"], result["pendingPermissions"]
         view.asked = result["pendingQuestions"]
         view.live_hooks = result["liveHooks"]
+        view.queue, view.held = result["queuedMessages"], result["queueHeld"]
         return result
 
     async def send_chat(self, session_id: str, text: str) -> dict[str, Any]:

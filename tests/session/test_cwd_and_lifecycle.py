@@ -251,6 +251,31 @@ async def test_cancel_kills_the_running_tool_and_keeps_the_session_usable(
     assert results[0]["content"] == "Interrupted by user"
 
 
+async def test_a_stopped_command_keeps_what_it_printed_for_its_card_and_the_model(
+    chat: ChatRunner, project: Path
+) -> None:
+    """Issue 30 item 5: Stop kills the command; what it had printed (both streams) stays in its
+    block, and the model reads it after the interruption, as Claude Code gives it."""
+    printed = project / "printed"
+    command = f"echo step one; echo step two >&2; touch {printed}; sleep 60"
+    async with chat.open([turn("", ("Bash", {"command": command})), turn("after")]) as running:
+        session = running.session
+        session.send("build")
+        await until(printed.exists)
+        session.cancel()
+        with anyio.fail_after(30):
+            await session.wait_idle()
+        [block] = tools(session.messages)
+        session.send("next")
+        with anyio.fail_after(30):
+            await session.wait_idle()
+    assert (block.status, block.error) == ("cancelled", "Interrupted by user")
+    assert block.result == "step one\nstep two"
+    second: Any = running.llm.requests[1]["messages"]
+    results = [c for m in second for c in m["content"] if c["type"] == "tool_result"]
+    assert results[0]["content"] == "Interrupted by user\nstep one\nstep two"
+
+
 async def test_async_rewake_hook_exit_2_wakes_the_model_with_a_system_reminder(
     chat: ChatRunner, project: Path
 ) -> None:

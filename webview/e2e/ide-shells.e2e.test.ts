@@ -116,6 +116,8 @@ function opened(messages: unknown[]) {
     status: "idle",
     queued: 0,
     queuedTexts: [],
+    queuedMessages: [],
+    queueHeld: false,
     runningHooks: [],
     pendingPermissions: [],
     pendingQuestions: [],
@@ -127,7 +129,7 @@ function opened(messages: unknown[]) {
 }
 
 function updated(over: Record<string, unknown>) {
-  const state = { status: "running", queued: 0, queuedTexts: [], runningHooks: [], pendingPermissions: [], pendingQuestions: [] };
+  const state = { status: "running", queued: 0, queuedTexts: [], queuedMessages: [], queueHeld: false, runningHooks: [], pendingPermissions: [], pendingQuestions: [] };
   const params = { sessionId: SESSION, deltas: [], ...state, ...over };
   return { kind: "notification", method: "wave/chat/updated", params };
 }
@@ -180,7 +182,7 @@ describe("chat panel (VS Code shell)", () => {
     await page.goto(`${ORIGIN}/index.html`);
     const panel = page.locator("wave-chat-panel");
     await panel.locator("[data-role=user]").waitFor();
-    const text = (deltas: unknown[]) => host.deliver(updated({ deltas, status: null, queued: null, queuedTexts: null, runningHooks: null, pendingPermissions: null, pendingQuestions: null }));
+    const text = (deltas: unknown[]) => host.deliver(updated({ deltas, status: null, queued: null, queuedTexts: null, queuedMessages: null, queueHeld: null, runningHooks: null, pendingPermissions: null, pendingQuestions: null }));
     await text([{ op: "block", index: 1, block: 0, value: { type: "text", text: "第 0 段，**开头**。\n\n" } }]);
     await panel.locator(".markdown p").first().waitFor();
     // Mark what is on screen now: nodes rendered again would lose the marks.
@@ -236,7 +238,7 @@ describe("chat panel (VS Code shell)", () => {
     await input.fill("再帮我看看 README");
     await panel.locator("[data-action=send]").click();
     await host.deliver(
-      updated({ status: "running", queued: 1, queuedTexts: ["再帮我看看 README"], runningHooks: ["正在检查命令…"] }),
+      updated({ status: "running", queued: 1, queuedTexts: ["再帮我看看 README"], queuedMessages: [{ id: "q1", text: "再帮我看看 README" }], runningHooks: ["正在检查命令…"] }),
     );
     await expect.poll(() => panel.getByTestId("queued").innerText()).toContain("再帮我看看 README");
 

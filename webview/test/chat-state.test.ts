@@ -10,6 +10,7 @@ import {
   questionAnswered,
   questionAsked,
   streamOf,
+  unqueued,
   visibleMessages,
 } from "../src/chat/state";
 import type { ChatOpenResult, ChatUpdatedParams } from "../src/protocol/chat";
@@ -37,6 +38,8 @@ function openResult(messages: (UserMessage | AssistantMessage)[], status: "idle"
     status,
     queued: 0,
     queuedTexts: [],
+    queuedMessages: [],
+    queueHeld: false,
     runningHooks: [],
     liveHooks: { hooks: [], more: 0 },
     pendingPermissions: [],
@@ -58,13 +61,13 @@ function ask(questionId: string) {
 }
 
 function update(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
-  const params = { sessionId: "s", deltas: [], status: "running", queued: 0, queuedTexts: [], runningHooks: [], liveHooks: null };
+  const params = { sessionId: "s", deltas: [], status: "running", queued: 0, queuedTexts: [], queuedMessages: [], queueHeld: false, runningHooks: [], liveHooks: null };
   return { ...params, pendingPermissions: [], pendingQuestions: [], ...over } as ChatUpdatedParams;
 }
 
 /** An update that changes nothing but what it is given (every state field null: unchanged). */
 function only(over: Partial<ChatUpdatedParams>): ChatUpdatedParams {
-  const none = { status: null, queued: null, queuedTexts: null, runningHooks: null, liveHooks: null, pendingPermissions: null, pendingQuestions: null };
+  const none = { status: null, queued: null, queuedTexts: null, queuedMessages: null, queueHeld: null, runningHooks: null, liveHooks: null, pendingPermissions: null, pendingQuestions: null };
   return { sessionId: "s", deltas: [], ...none, ...over };
 }
 
@@ -89,12 +92,13 @@ describe("chat state", () => {
   });
 
   it("leaves the state fields an update sends as null as they were, and takes the others", () => {
-    const before = opened({ ...openResult([]), status: "running", queued: 1, queuedTexts: ["next"], runningHooks: ["Checking"] });
+    const next = [{ id: "q1", text: "next" }];
+    const before = opened({ ...openResult([]), status: "running", queued: 1, queuedTexts: ["next"], queuedMessages: next, runningHooks: ["Checking"] });
     const s = apply(before, only({ pendingPermissions: [question("t1")], pendingQuestions: [] }));
-    expect([s.status, s.queuedTexts, s.runningHooks]).toEqual(["running", ["next"], ["Checking"]]);
+    expect([s.status, s.queue, s.runningHooks]).toEqual(["running", next, ["Checking"]]);
     expect(s.questions.map((q) => q.toolUseId)).toEqual(["t1"]);
-    const after = apply(s, only({ status: "idle", queued: 0, queuedTexts: [], runningHooks: [] }));
-    expect([after.status, after.queuedTexts, after.runningHooks, after.questions.length]).toEqual(["idle", [], [], 1]);
+    const after = apply(s, only({ status: "idle", queued: 0, queuedTexts: [], queuedMessages: [], queueHeld: false, runningHooks: [] }));
+    expect([after.status, after.queue, after.runningHooks, after.questions.length]).toEqual(["idle", [], [], 1]);
   });
 
   it("ignores text for a block that is not a text block, and deltas for a message it does not have", () => {
@@ -142,13 +146,19 @@ describe("chat state", () => {
     expect(visibleMessages(s).map((m) => m.id)).toEqual(["u1", "a", "c1"]);
   });
 
-  it("shows the queue as the server lists it, texts included", () => {
-    let s = apply(start, update({ status: "running", queued: 2, queuedTexts: ["second", "third"] }));
-    expect(s.queuedTexts).toEqual(["second", "third"]);
-    s = apply(s, update({ queued: 1, queuedTexts: ["third"] }));
-    expect(s.queuedTexts).toEqual(["third"]);
+  it("shows the queue as the server lists it, texts and ids included, and whether Stop held it", () => {
+    const second = { id: "q2", text: "second" };
+    const third = { id: "q3", text: "third" };
+    let s = apply(start, update({ status: "running", queued: 2, queuedTexts: ["second", "third"], queuedMessages: [second, third] }));
+    expect([s.queue, s.queueHeld]).toEqual([[second, third], false]);
+    s = apply(s, only({ status: "idle", queueHeld: true }));
+    expect([s.queue, s.queueHeld, s.status]).toEqual([[second, third], true, "idle"]);
+    s = unqueued(s, "q2"); // removed by this page: gone at once
+    expect(s.queue).toEqual([third]);
+    s = apply(s, update({ queued: 1, queuedTexts: ["third"], queuedMessages: [third], queueHeld: true }));
+    expect(s.queue).toEqual([third]);
     s = apply(s, update({ status: "idle" }));
-    expect([s.queuedTexts, s.status]).toEqual([[], "idle"]);
+    expect([s.queue, s.queueHeld, s.status]).toEqual([[], false, "idle"]);
   });
 
   it("takes the whole session from the snapshot: queue, running hooks, pending questions", () => {
@@ -156,10 +166,12 @@ describe("chat state", () => {
       ...openResult([user("u1", "hi")], "running"),
       queued: 1,
       queuedTexts: ["next"],
+      queuedMessages: [{ id: "q1", text: "next" }],
+      queueHeld: true,
       runningHooks: ["Checking…"],
       pendingPermissions: [question("t1")],
     });
-    expect([s.queuedTexts, s.runningHooks, s.questions]).toEqual([["next"], ["Checking…"], [question("t1")]]);
+    expect([s.queue, s.queueHeld, s.runningHooks, s.questions]).toEqual([[{ id: "q1", text: "next" }], true, ["Checking…"], [question("t1")]]);
   });
 
   it("keeps pending questions as the server lists them; an answered one leaves at once", () => {

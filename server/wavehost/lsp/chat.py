@@ -46,11 +46,16 @@ from wavehost.protocol.chat import (
     ChatErrorData,
     ChatOpenParams,
     ChatOpenResult,
+    ChatRemoveQueuedParams,
+    ChatRemoveQueuedResult,
     ChatRequestPermissionParams,
     ChatRequestPermissionResult,
     ChatSendParams,
+    ChatSendQueuedParams,
+    ChatSendQueuedResult,
     ChatSendResult,
     LiveHooks,
+    QueuedMessage,
 )
 from wavehost.session import transcript
 from wavehost.session.chat_session import ChatSession, SessionConfig
@@ -89,6 +94,8 @@ class ChatFeature:
                 table.CHAT_SEND: self.send,
                 table.CHAT_CANCEL: self.cancel,
                 table.CHAT_CANCEL_HOOK: self.cancel_hook,
+                table.CHAT_REMOVE_QUEUED: self.remove_queued,
+                table.CHAT_SEND_QUEUED: self.send_queued,
                 table.CHAT_COMPACT: self.compact,
                 table.CHAT_CLOSE: self.close,
                 table.CHAT_ANSWER_PERMISSION: self.answer_permission,
@@ -165,6 +172,8 @@ class ChatFeature:
             status=session.status,
             queued=session.queued,
             queued_texts=list(session.queued_texts),
+            queued_messages=[QueuedMessage(id=q.id, text=q.text) for q in session.queue],
+            queue_held=session.queue_held,
             running_hooks=list(session.running_hooks),
             live_hooks=LiveHooks.of(session.live_hooks),
             pending_permissions=[
@@ -257,6 +266,16 @@ class ChatFeature:
         request = parse(ChatCancelHookParams, params, table.CHAT_CANCEL_HOOK)
         session = self._session(request.session_id)
         return dump(ChatCancelHookResult(cancelled=session.cancel_hook(request.hook_run_id)))
+
+    async def remove_queued(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatRemoveQueuedParams, params, table.CHAT_REMOVE_QUEUED)
+        session = self._session(request.session_id)
+        return dump(ChatRemoveQueuedResult(removed=session.remove_queued(request.id)))
+
+    async def send_queued(self, params: Params) -> dict[str, Any]:
+        request = parse(ChatSendQueuedParams, params, table.CHAT_SEND_QUEUED)
+        session = self._session(request.session_id)
+        return dump(ChatSendQueuedResult(sent=session.send_queued()))
 
     async def compact(self, params: Params) -> dict[str, Any]:
         request = parse(ChatCompactParams, params, table.CHAT_COMPACT)

@@ -27,6 +27,7 @@ from wavehost.protocol.chat import (
     LiveHooks,
     MessagePut,
     MessageRemove,
+    QueuedMessage,
     TextAppend,
 )
 from wavehost.session.messages import AssistantMessage, TextBlock, UserMessage
@@ -38,6 +39,7 @@ from wavehost.session.updates import (
     MessageChanged,
     MessageRemoved,
     QuestionsChanged,
+    Queued,
     SessionStatus,
     SessionUpdate,
     StatusChanged,
@@ -72,7 +74,8 @@ class Outbox:
     notify: Callable[[Wire], None]
     session_id: str | None = None
     status: SessionStatus = "idle"
-    queued: tuple[str, ...] = ()
+    queued: tuple[Queued, ...] = ()
+    held: bool = False
     running_hooks: tuple[str, ...] = ()
     live_hooks: tuple[tuple[LiveView, ...], int] = ((), 0)
     questions: tuple[PermissionPrompt, ...] = ()
@@ -89,7 +92,7 @@ class Outbox:
         if isinstance(update, MessageChanged | MessageRemoved):
             self._changes.append(update)
         elif isinstance(update, StatusChanged):
-            self.status, self.queued = update.status, update.queued
+            self.status, self.queued, self.held = update.status, update.queued, update.held
             self._dirty |= {"status", "queue"}
         elif isinstance(update, HooksRunning):
             self.running_hooks = update.status_messages
@@ -128,7 +131,11 @@ class Outbox:
             deltas=[],
             status=self.status if "status" in dirty else None,
             queued=len(self.queued) if "queue" in dirty else None,
-            queued_texts=list(self.queued) if "queue" in dirty else None,
+            queued_texts=[q.text for q in self.queued] if "queue" in dirty else None,
+            queued_messages=[QueuedMessage(id=q.id, text=q.text) for q in self.queued]
+            if "queue" in dirty
+            else None,
+            queue_held=self.held if "queue" in dirty else None,
             running_hooks=list(self.running_hooks) if "hooks" in dirty else None,
             live_hooks=LiveHooks.of(self.live_hooks) if "live" in dirty else None,
             pending_permissions=[ChatRequestPermissionParams.of(q) for q in self.questions]

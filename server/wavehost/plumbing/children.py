@@ -521,9 +521,13 @@ class Running:
         )
 
     async def stop(self) -> None:
-        """Kill the group unless it is over, reap it and close it; safe when cancelled."""
+        """Kill the group unless it is over, reap it and close it; safe when cancelled. What it
+        wrote before it was killed is kept (an interrupted command's output so far): the pipes
+        are read once more, without waiting, before they close."""
         if not self._ended:
             await self.child.killed()
+            self.out.read_available()
+            self.err.read_available()
             self._end()
         self.child.close()
 

@@ -52,12 +52,26 @@ class ChatOpenParams(WireModel):
     )
 
 
+class QueuedMessage(WireModel):
+    """A user message waiting in the queue."""
+
+    id: str = Field(description="For removing it (wave/chat/removeQueued)")
+    text: str
+
+
 class ChatOpenResult(WireModel):
     session_id: str
     transcript_path: str
     status: SessionStatus
     queued: int = Field(description="User messages waiting for the running turn to end")
     queued_texts: list[str] = Field(description="Their texts, oldest first")
+    queued_messages: list[QueuedMessage] = Field(
+        description="The same messages, oldest first, each with its id"
+    )
+    queue_held: bool = Field(
+        description="Stop held the queue: its messages wait for the user to send them "
+        "(wave/chat/sendQueued, or a new message) or remove them"
+    )
     running_hooks: list[str] = Field(
         description="The `statusMessage`s of the hooks running now (of every dispatch)"
     )
@@ -99,7 +113,29 @@ class ChatCancelParams(WireModel):
 class ChatCancelResult(WireModel):
     cancelled: bool = Field(
         description="A turn was running and is interrupted: its tools and hooks are killed. "
-        "Queued messages stay queued"
+        "Queued messages stay queued, held: none starts until the user sends them"
+    )
+
+
+class ChatRemoveQueuedParams(WireModel):
+    session_id: SessionId
+    id: str = Field(min_length=1, description="The queued message's id (queuedMessages)")
+
+
+class ChatRemoveQueuedResult(WireModel):
+    removed: bool = Field(
+        description="True: it was waiting and is gone from the queue. False: no message with this "
+        "id waits (any more: it started, or was removed)"
+    )
+
+
+class ChatSendQueuedParams(WireModel):
+    session_id: SessionId
+
+
+class ChatSendQueuedResult(WireModel):
+    sent: bool = Field(
+        description="True: the held messages go, in order, as if just sent. False: none was held"
     )
 
 
@@ -241,6 +277,12 @@ class ChatUpdatedParams(WireModel):
         description=f"User messages waiting for the running turn to end; {UNCHANGED}"
     )
     queued_texts: list[str] | None = Field(description=f"Their texts, oldest first; {UNCHANGED}")
+    queued_messages: list[QueuedMessage] | None = Field(
+        description=f"The same messages, each with its id; {UNCHANGED}"
+    )
+    queue_held: bool | None = Field(
+        description=f"Stop held the queue: its messages wait for the user; {UNCHANGED}"
+    )
     running_hooks: list[str] | None = Field(
         description="The `statusMessage`s of the hooks running now (hooks without one are not "
         f"listed), of every dispatch; {UNCHANGED}"

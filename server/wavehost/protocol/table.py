@@ -223,7 +223,28 @@ CHAT_CANCEL = Method(
     "ChatCancelParams",
     "ChatCancelResult",
     "chat",
-    "Interrupt the running turn (Stop): its tools and hooks are killed, its questions withdrawn.",
+    "Interrupt the running turn (Stop): its tools and hooks are killed, its questions withdrawn. "
+    "The queued messages stay queued, held: none starts by itself.",
+    "scoped",
+)
+CHAT_REMOVE_QUEUED = Method(
+    "wave/chat/removeQueued",
+    "CHAT_REMOVE_QUEUED",
+    "clientToServer",
+    "ChatRemoveQueuedParams",
+    "ChatRemoveQueuedResult",
+    "chat",
+    "Take one queued message out of the queue by id (queuedMessages), before it starts.",
+    "scoped",
+)
+CHAT_SEND_QUEUED = Method(
+    "wave/chat/sendQueued",
+    "CHAT_SEND_QUEUED",
+    "clientToServer",
+    "ChatSendQueuedParams",
+    "ChatSendQueuedResult",
+    "chat",
+    "Send the messages Stop held (queueHeld), in order; a new message sends them too, before it.",
     "scoped",
 )
 CHAT_CANCEL_HOOK = Method(
@@ -358,6 +379,8 @@ METHODS: tuple[Method, ...] = (
     CHAT_SEND,
     CHAT_CANCEL,
     CHAT_CANCEL_HOOK,
+    CHAT_REMOVE_QUEUED,
+    CHAT_SEND_QUEUED,
     CHAT_COMPACT,
     CHAT_CLOSE,
     CHAT_ANSWER_PERMISSION,

@@ -52,6 +52,7 @@ from wavehost.session.permissions import (
 from wavehost.session.providers.base import ModelRequest, Provider, TextDelta
 from wavehost.session.tools import Tool, ToolKind
 from wavehost.session.tools.ask import AskUserQuestion
+from wavehost.session.tools.base import INTERRUPTED_OUTPUT, ToolResult
 from wavehost.session.tools.files import modified_by_hook
 
 HALTED = "A hook stopped the turn before this tool call ran."
@@ -256,7 +257,7 @@ class AgentLoop:
             assert pre.answer is not None
             result = tool.answered(block.input, pre.answer)
         else:
-            result = await tool(block.input, workspace)
+            result = await self._run(tool, block, assistant)
         duration_ms = round((time.monotonic() - started) * 1000)
         if result.ok:
             block.succeed(result.text)
@@ -324,6 +325,22 @@ class AgentLoop:
             **self._common(effort=True), **{**self._call(block), "tool_input": {}}, error=problem
         )
         self._apply(await self._dispatch(failure))
+
+    async def _run(
+        self, tool: Tool[Any], block: ToolBlock, assistant: AssistantMessage
+    ) -> ToolResult:
+        """Run the call; one that Stop interrupts leaves what it had done in its block (a
+        command's output so far), which the turn's end then marks cancelled."""
+
+        def interrupted(output: str) -> None:
+            block.result = output
+            self.conversation.changed(assistant, persist=False)
+
+        token = INTERRUPTED_OUTPUT.set(interrupted)
+        try:
+            return await tool(block.input, self.actor.workspace)
+        finally:
+            INTERRUPTED_OUTPUT.reset(token)
 
     async def _after_refusal(self, assistant: AssistantMessage, block: ToolBlock) -> None:
         """A hook (or the permission check) kept the call from running: the dialects that hear

@@ -59,7 +59,7 @@ from wavehost.session.tools.agent import Agent
 from wavehost.session.tools.cron import CronCreate, CronDelete, CronList
 from wavehost.session.tools.worktree import EnterWorktree, ExitWorktree
 from wavehost.session.turns import Turns
-from wavehost.session.updates import SessionStatus, SessionUpdate, UpdateListener
+from wavehost.session.updates import Queued, SessionStatus, SessionUpdate, UpdateListener
 from wavehost.session.worktrees import Worktrees
 
 log = logging.getLogger(__name__)
@@ -225,7 +225,7 @@ class ChatSession:
             stop_block_cap=(
                 stop_block_cap() if config.stop_block_cap is None else config.stop_block_cap
             ),
-            user_waiting=lambda: bool(inbox.prompts),
+            user_waiting=lambda: inbox.user_waiting,
             before_model_call=lambda actor: self.turns.before_model_call(actor),
             ask_user=self.questions.prompt_action if self.questions.can_ask_user else None,
         )
@@ -291,7 +291,17 @@ class ChatSession:
 
     @property
     def queued_texts(self) -> tuple[str, ...]:
-        return tuple(self.inbox.prompts)
+        return tuple(item.text for item in self.inbox.prompts)
+
+    @property
+    def queue(self) -> tuple[Queued, ...]:
+        """The user prompts waiting, oldest first, each with its id (for removing it)."""
+        return tuple(Queued(item.id, item.text) for item in self.inbox.prompts)
+
+    @property
+    def queue_held(self) -> bool:
+        """Stop held the queue: its prompts wait for the user to send them."""
+        return self.inbox.held
 
     @property
     def status(self) -> SessionStatus:
@@ -355,9 +365,19 @@ class ChatSession:
         return item.ok
 
     def cancel(self) -> None:
-        """Interrupt the running turn: its tools and hooks are killed; queued prompts stay."""
+        """Interrupt the running turn: its tools and hooks are killed; queued prompts stay
+        queued, held until the user sends them (`send_queued`, or a new message)."""
         self.turns.cancel()
         self.hooks.background.cancel_all()
+
+    def send_queued(self) -> bool:
+        """Send the prompts Stop held, in order; False if none was held."""
+        return self.turns.send_queued()
+
+    def remove_queued(self, item_id: str) -> bool:
+        """Take one queued prompt out of the queue; False if none waits with this id (any
+        more: it ran, or was removed)."""
+        return self.turns.remove_queued(item_id)
 
     async def wait_idle(self) -> None:
         await self.inbox.wait_idle()
@@ -389,7 +409,7 @@ class ChatSession:
         """A due cron prompt arrives like a typed one: a turn now, or after the running one."""
         if self.inbox.closed:
             return
-        self.send(job.prompt)
+        self.turns.queue_prompt(job.prompt)  # not the user continuing: held prompts stay held
 
     async def _notification(self, kind: str, message: str) -> None:
         payload = p.NotificationInput(

@@ -45,7 +45,7 @@ class ToolBlock(SessionModel):
     name: str
     input: dict[str, Any]
     status: ToolStatus = "pending"
-    result: str | None = None
+    result: str | None = None  # a cancelled call's: what it printed before it was stopped
     error: str | None = None
     blocked_by: HookRef | None = None  # status "blocked": the hook that refused it (when known)
 
@@ -54,6 +54,8 @@ class ToolBlock(SessionModel):
         return self.error is not None
 
     def model_text(self) -> str:
+        if self.error is not None and self.status == "cancelled" and self.result:
+            return f"{self.error}\n{self.result}"  # an interrupted command: what it printed
         if self.error is not None:
             return self.error
         return self.result if self.result is not None else INTERRUPTED

@@ -6,10 +6,12 @@ too, and so the result does not wait on a background grandchild that still holds
 """
 
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from wavehost.plumbing.children import DEVNULL, PIPE, STDOUT, Child, Finished, run_child
+import anyio
+
+from wavehost.plumbing.children import DEVNULL, PIPE, STDOUT, Child, Finished, Running
 
 SHELL = shutil.which("bash") or "/bin/sh"
 
@@ -26,6 +28,19 @@ def spawn_shell(script: str, cwd: Path, env: Mapping[str, str], *, stdout: int =
     )
 
 
-async def run_shell(script: str, cwd: Path, env: Mapping[str, str], limit: float) -> Finished:
-    """Run to completion or for `limit` seconds; cancelling the caller kills the process group."""
-    return await run_child(spawn_shell(script, cwd, env), None, limit)
+async def run_shell(
+    script: str,
+    cwd: Path,
+    env: Mapping[str, str],
+    limit: float,
+    on_interrupt: Callable[[str, str], None] | None = None,
+) -> Finished:
+    """Run to completion or for `limit` seconds; cancelling the caller kills the process group,
+    and `on_interrupt` then gets what it had printed by then (stdout, stderr; bounded)."""
+    running = Running(spawn_shell(script, cwd, env), None, limit)
+    try:
+        return await running.finished()
+    except anyio.get_cancelled_exc_class():
+        if on_interrupt is not None:
+            on_interrupt(running.out.text(), running.err.text())
+        raise

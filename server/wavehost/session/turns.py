@@ -3,8 +3,10 @@
 `work` takes the inbox's items in order — a prompt, a `/compact`, news for the model — and runs
 each as a turn: UserPromptSubmit (and Copilot's sessionStart with the first prompt), then the
 agent loop (`agent_loop.AgentLoop`: model → tools → Stop). A cancelled turn settles its unfinished
-tool calls and tells Snow's onStop; a failed one fires ErrorOccurred. The session's status (and
-its queue) is reported whenever it changes, and Notification `idle_prompt` follows a while idle.
+tool calls and tells Snow's onStop; a failed one fires ErrorOccurred. Stop ends that turn only:
+the prompts queued behind it stay queued, held until the user sends them (or a new message) or
+removes them (`inbox.Inbox.hold`). The session's status (and its queue) is reported whenever it
+changes, and Notification `idle_prompt` follows a while idle.
 
 A prompt's model-facing text may differ from what the user typed (the bubble keeps the typed
 text): UserPromptSubmit hooks edit it (replace, prepend, append), a one-shot context buffer that
@@ -43,7 +45,7 @@ from wavehost.session.messages import (
     history,
 )
 from wavehost.session.providers.base import Provider, ProviderError
-from wavehost.session.updates import SessionStatus, SessionUpdate, StatusChanged
+from wavehost.session.updates import Queued, SessionStatus, SessionUpdate, StatusChanged
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +94,7 @@ class Turns:
         self._loop = loop
         self._main = main
         self.status: SessionStatus = "idle"
-        self._reported: tuple[SessionStatus, tuple[str, ...]] = ("idle", ())
+        self._reported: tuple[SessionStatus, tuple[Queued, ...], bool] = ("idle", (), False)
         self.turn_error: str | None = None  # why the last turn failed (blocked prompt, model)
         # how the last turn ended: an error (ErrorOccurred fired), interrupted, or complete
         self.last_turn: Literal["complete", "error", "abort"] = "complete"
@@ -105,17 +107,41 @@ class Turns:
     # -- the queue ----------------------------------------------------------------------------
 
     def send(self, text: str) -> None:
-        """Queue a prompt: it runs when the current turn (if any) is over."""
+        """Queue the user's prompt: it runs when the current turn (if any) is over, after the
+        prompts queued before it — held ones too: the user speaking is the user continuing."""
+        self.inbox.release()
+        self.queue_prompt(text)
+
+    def queue_prompt(self, text: str) -> None:
+        """Queue a prompt that is not the user's own doing now (a cron's): behind held prompts,
+        it waits with them."""
         self.enqueue(Item("prompt", text))
         self.report(self.status)  # reports the queue
+
+    def send_queued(self) -> bool:
+        """The user sends the prompts Stop held, in order; False if none was held."""
+        released = self.inbox.release()
+        if released:
+            self.stop_idle_wait()
+            self.report(self.status)
+        return released
+
+    def remove_queued(self, item_id: str) -> bool:
+        """Take one queued prompt out of the queue; False if none waits with this id."""
+        removed = self.inbox.remove(item_id)
+        if removed:
+            self.report(self.status)
+        return removed
 
     def enqueue(self, item: Item) -> None:
         self.inbox.put(item)  # RuntimeError once the session is closing
         self.stop_idle_wait()  # not idle any more: no idle_prompt
 
     def cancel(self) -> None:
-        """Interrupt the running turn (its tools and hooks are killed)."""
+        """Interrupt the running turn (its tools and hooks are killed). The prompts queued behind
+        it stay queued and wait for the user: Stop never starts the next one."""
         if self._turn is not None:
+            self.inbox.hold()
             self._turn.cancel()
 
     def stop_idle_wait(self) -> None:
@@ -125,14 +151,14 @@ class Turns:
     def report(self, status: SessionStatus) -> None:
         """Report the status and the queued prompts whenever either changes."""
         self.status = status
-        queued = tuple(self.inbox.prompts)
-        if (status, queued) != self._reported:
-            self._reported = (status, queued)
-            self._emit(StatusChanged(self.session_id, status, queued))
+        queued = tuple(Queued(item.id, item.text) for item in self.inbox.prompts)
+        held = self.inbox.held
+        if (status, queued, held) != self._reported:
+            self._reported = (status, queued, held)
+            self._emit(StatusChanged(self.session_id, status, queued, held))
 
     async def work(self) -> None:
-        async for item in self.inbox.items:
-            self.inbox.took(item)
+        while (item := await self.inbox.take()) is not None:
             self.stop_idle_wait()
             self.report("running")
             self.inbox.turn_running = True
@@ -152,7 +178,7 @@ class Turns:
                 await self.interrupted()
             await self.conversation.flush(durable=True)  # the turn is over: a crash cannot undo it
             if self.inbox.settled():
-                self.report("idle")
+                self.report("idle")  # also when Stop held the queue: it waits for the user
                 if not self.inbox.closed:
                     self._group.start_soon(self._idle_notice)
 

@@ -35,10 +35,19 @@ class MessageRemoved:
 
 
 @dataclass(frozen=True, slots=True)
+class Queued:
+    """A user message waiting in the queue."""
+
+    id: str  # for removing it
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class StatusChanged:
     session_id: str
     status: SessionStatus
-    queued: tuple[str, ...]  # the texts of the user messages waiting for the running turn
+    queued: tuple[Queued, ...]  # the user messages waiting for the running turn, oldest first
+    held: bool = False  # Stop held them: they wait for the user to send them
 
 
 @dataclass(frozen=True, slots=True)

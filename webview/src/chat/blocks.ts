@@ -210,7 +210,11 @@ function renderTool(block: ToolBlock, show: ShowHook) {
       <pre>${input}</pre>
     </details>
     ${block.error
-      ? html`<pre class="failure" data-testid="tool-error">${block.error}</pre>`
+      ? html`<pre class="failure" data-testid="tool-error">${block.error}</pre>
+          ${block.status === "cancelled" && block.result
+            ? html`<div class="muted">${t("tool.partialOutput")}</div>
+                <pre data-testid="tool-partial-output">${block.result}</pre>`
+            : nothing}`
       : block.result
         ? html`<details><summary>${t("tool.result")}</summary><pre>${block.result}</pre></details>`
         : nothing}

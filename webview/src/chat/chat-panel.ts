@@ -16,11 +16,12 @@ import type {
   ChatMessage,
   ChatRequestPermissionParams,
   ChatRequestPermissionResult,
+  QueuedMessage,
 } from "../protocol/chat";
 import { METHODS } from "../protocol/generated";
 import { plainReason } from "../settings/model";
 import { recall, remember } from "../storage";
-import { base } from "../styles";
+import { base, controls } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { blockStyles, hookRefStyles, renderAssistant } from "./blocks";
 import {
@@ -34,6 +35,7 @@ import {
   opened,
   questionAnswered,
   questionAsked,
+  unqueued,
   visibleMessages,
 } from "./state";
 import { startsTurn, withPrefill } from "./view";
@@ -86,6 +88,7 @@ function sessionFromShell(): string | null {
 export class WaveChatPanel extends LitElement {
   static override styles = [
     base,
+    controls,
     hookRefStyles,
     blockStyles,
     css`
@@ -117,10 +120,38 @@ export class WaveChatPanel extends LitElement {
       .queued {
         padding: 4px 16px;
       }
+      .queue-head {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 4px 8px;
+        align-items: center;
+      }
+      /* A long queue scrolls in place: it never pushes the question or Stop out of the view. */
+      .queued ul {
+        margin: 4px 0 0;
+        padding: 0;
+        list-style: none;
+        max-height: 25vh;
+        overflow-y: auto;
+      }
       /* Readable as they are (no dimming): dimmed, they fell below the contrast a text needs. */
       .queued li {
+        display: flex;
+        gap: 8px;
+        align-items: flex-start;
+        padding: 2px 0;
         color: var(--vscode-foreground);
+      }
+      .queued li .text {
+        flex: 1;
+        min-width: 0;
         white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
+      .queued li button.btn {
+        flex: none;
+        padding: 0 6px;
+        line-height: 18px;
       }
       .compacted {
         margin: 8px 0 12px;
@@ -384,6 +415,32 @@ export class WaveChatPanel extends LitElement {
     }
   }
 
+  /** Take one message out of the queue before it starts; the server's update confirms it. */
+  private async removeQueued(message: QueuedMessage): Promise<void> {
+    const sessionId = this.chat.sessionId;
+    if (!this.chat.open || !sessionId) return;
+    this.chat = unqueued(this.chat, message.id);
+    this.focusInput();
+    try {
+      await this.rpc.request(METHODS.CHAT_REMOVE_QUEUED, { sessionId, id: message.id });
+    } catch (err) {
+      this.error = plainReason(err);
+    }
+  }
+
+  /** Send the messages Stop held, in order (a new message would send them too, before it). */
+  private async sendQueued(): Promise<void> {
+    const sessionId = this.chat.sessionId;
+    if (!this.chat.open || !sessionId) return;
+    this.error = null;
+    this.focusInput();
+    try {
+      await this.rpc.request(METHODS.CHAT_SEND_QUEUED, { sessionId });
+    } catch (err) {
+      this.error = plainReason(err);
+    }
+  }
+
   /** Compaction answers once the running turn (if any) and the summary call are over. */
   private async compact(): Promise<void> {
     const sessionId = this.chat.sessionId;
@@ -461,12 +518,7 @@ export class WaveChatPanel extends LitElement {
         @cancel-hook=${(e: CustomEvent<{ id: string }>) => void this.cancelHook(e.detail.id)}
       ></wave-live-hooks>
       ${running ? this.renderRunning() : nothing}
-      ${this.chat.queuedTexts.length
-        ? html`<div class="queued muted" data-testid="queued">
-            ${t("chat.queued")} (${this.chat.queuedTexts.length})
-            <ul>${this.chat.queuedTexts.map((q) => html`<li>${q}</li>`)}</ul>
-          </div>`
-        : nothing}
+      ${this.chat.queue.length ? this.renderQueue() : nothing}
       ${this.chat.questions.map(
         (q) => html`<wave-permission-card
           .question=${q}
@@ -516,6 +568,39 @@ export class WaveChatPanel extends LitElement {
         </div>
       </form>
     `;
+  }
+
+  /** The queue: each message with its Remove; after Stop it waits for the user, who sends it. */
+  private renderQueue() {
+    const { queue, queueHeld } = this.chat;
+    const heading = queueHeld ? t("chat.queuedHeld", { n: queue.length }) : `${t("chat.queued")} (${queue.length})`;
+    return html`<section class="queued muted" data-testid="queued" data-held=${queueHeld ? "true" : "false"} aria-label=${heading}>
+      <div class="queue-head">
+        <span data-testid="queued-heading">${heading}</span>
+        ${queueHeld
+          ? html`<button type="button" class="btn" data-action="send-queued" @click=${() => void this.sendQueued()}>${t("chat.sendQueued")}</button>`
+          : nothing}
+      </div>
+      <ul>
+        ${repeat(
+          queue,
+          (q) => q.id,
+          (q) => html`<li data-testid="queued-item" data-queue-id=${q.id}>
+            <span class="text">${q.text}</span>
+            <button
+              type="button"
+              class="btn"
+              data-action="remove-queued"
+              title=${t("chat.removeQueued")}
+              aria-label=${t("chat.removeQueuedLabel", { text: q.text })}
+              @click=${() => void this.removeQueued(q)}
+            >
+              ${t("chat.removeQueued")}
+            </button>
+          </li>`,
+        )}
+      </ul>
+    </section>`;
   }
 
   private renderRunning() {

@@ -14,6 +14,7 @@ import type {
   ChatOpenResult,
   ChatRequestPermissionParams,
   ChatUpdatedParams,
+  QueuedMessage,
   SessionStatus,
   TextBlock,
 } from "../protocol/chat";
@@ -25,8 +26,11 @@ export interface ChatState {
   open: boolean;
   messages: ChatMessage[];
   status: SessionStatus;
-  /** The user's messages waiting for the running turn, oldest first (the server's list). */
-  queuedTexts: string[];
+  /** The user's messages waiting for the running turn, oldest first (the server's list), each
+   * with its id (for removing it). */
+  queue: QueuedMessage[];
+  /** Stop held the queue: its messages wait for the user to send (or remove) them. */
+  queueHeld: boolean;
   /** The statusMessages of the hooks running now. */
   runningHooks: string[];
   /** The hook processes running a while, with their last stderr lines (each Cancel-able). */
@@ -44,7 +48,8 @@ export const EMPTY: ChatState = {
   open: false,
   messages: [],
   status: "idle",
-  queuedTexts: [],
+  queue: [],
+  queueHeld: false,
   runningHooks: [],
   liveHooks: { hooks: [], more: 0 },
   liveAt: 0,
@@ -63,7 +68,8 @@ export function opened(result: ChatOpenResult): ChatState {
     open: true,
     messages: result.messages.slice(),
     status: result.status,
-    queuedTexts: result.queuedTexts.slice(),
+    queue: result.queuedMessages.slice(),
+    queueHeld: result.queueHeld,
     runningHooks: result.runningHooks.slice(),
     liveHooks: result.liveHooks,
     liveAt: now(),
@@ -103,7 +109,8 @@ export function apply(state: ChatState, update: ChatUpdatedParams): ChatState {
     ...state,
     messages,
     status: update.status ?? state.status,
-    queuedTexts: update.queuedTexts?.slice() ?? state.queuedTexts,
+    queue: update.queuedMessages?.slice() ?? state.queue,
+    queueHeld: update.queueHeld ?? state.queueHeld,
     runningHooks: update.runningHooks?.slice() ?? state.runningHooks,
     ...(update.liveHooks ? { liveHooks: update.liveHooks, liveAt: now() } : {}),
     questions: update.pendingPermissions?.slice() ?? state.questions,
@@ -164,6 +171,11 @@ export function questionAsked(state: ChatState, question: ChatAskQuestionParams)
 /** A question of the model's this page answered: gone here at once. */
 export function questionAnswered(state: ChatState, questionId: string): ChatState {
   return { ...state, asked: state.asked.filter((q) => q.questionId !== questionId) };
+}
+
+/** A queued message this page removed: gone here at once (the server's update confirms it). */
+export function unqueued(state: ChatState, id: string): ChatState {
+  return { ...state, queue: state.queue.filter((q) => q.id !== id) };
 }
 
 /** What the conversation shows: isMeta user messages are for the model only, except that a

@@ -18,6 +18,7 @@ export type {
   ChatRequestPermissionResult,
   ChatSendResult,
   ChatUpdatedParams,
+  QueuedMessage,
   NoticeBlock,
   TextBlock,
   ToolBlock,

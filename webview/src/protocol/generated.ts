@@ -253,7 +253,7 @@ export interface ChatCancelParams {
  */
 export interface ChatCancelResult {
   /**
-   * A turn was running and is interrupted: its tools and hooks are killed. Queued messages stay queued
+   * A turn was running and is interrupted: its tools and hooks are killed. Queued messages stay queued, held: none starts until the user sends them
    */
   cancelled: boolean;
 }
@@ -359,6 +359,14 @@ export interface ChatOpenResult {
    */
   queuedTexts: string[];
   /**
+   * The same messages, oldest first, each with its id
+   */
+  queuedMessages: QueuedMessage[];
+  /**
+   * Stop held the queue: its messages wait for the user to send them (wave/chat/sendQueued, or a new message) or remove them
+   */
+  queueHeld: boolean;
+  /**
    * The `statusMessage`s of the hooks running now (of every dispatch)
    */
   runningHooks: string[];
@@ -378,6 +386,19 @@ export interface ChatOpenResult {
    * The whole conversation now; `wave/chat/updated` deltas apply to it
    */
   messages: (UserMessage | AssistantMessage)[];
+}
+/**
+ * A user message waiting in the queue.
+ *
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "QueuedMessage".
+ */
+export interface QueuedMessage {
+  /**
+   * For removing it (wave/chat/removeQueued)
+   */
+  id: string;
+  text: string;
 }
 /**
  * The hook processes running a while now, with their last stderr lines (wave/chat/cancelHook stops one)
@@ -486,6 +507,30 @@ export interface UserMessage {
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatRemoveQueuedParams".
+ */
+export interface ChatRemoveQueuedParams {
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+  /**
+   * The queued message's id (queuedMessages)
+   */
+  id: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatRemoveQueuedResult".
+ */
+export interface ChatRemoveQueuedResult {
+  /**
+   * True: it was waiting and is gone from the queue. False: no message with this id waits (any more: it started, or was removed)
+   */
+  removed: boolean;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "ChatRequestPermissionResult".
  */
 export interface ChatRequestPermissionResult {
@@ -512,6 +557,26 @@ export interface ChatSendParams {
    * The user's message
    */
   text: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatSendQueuedParams".
+ */
+export interface ChatSendQueuedParams {
+  /**
+   * A session id (wave/chat/open's answer; the transcript is ~/.wave/sessions/session_<id>.json)
+   */
+  sessionId: string;
+}
+/**
+ * This interface was referenced by `ProtocolModels`'s JSON-Schema
+ * via the `definition` "ChatSendQueuedResult".
+ */
+export interface ChatSendQueuedResult {
+  /**
+   * True: the held messages go, in order, as if just sent. False: none was held
+   */
+  sent: boolean;
 }
 /**
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
@@ -545,6 +610,14 @@ export interface ChatUpdatedParams {
    * Their texts, oldest first; null: unchanged since the last update (or the snapshot)
    */
   queuedTexts: string[] | null;
+  /**
+   * The same messages, each with its id; null: unchanged since the last update (or the snapshot)
+   */
+  queuedMessages: QueuedMessage[] | null;
+  /**
+   * Stop held the queue: its messages wait for the user; null: unchanged since the last update (or the snapshot)
+   */
+  queueHeld: boolean | null;
   /**
    * The `statusMessage`s of the hooks running now (hooks without one are not listed), of every dispatch; null: unchanged since the last update (or the snapshot)
    */
@@ -1587,10 +1660,14 @@ export const METHODS = {
   CHAT_OPEN: "wave/chat/open",
   /** A user message; it waits in the queue while a turn runs. */
   CHAT_SEND: "wave/chat/send",
-  /** Interrupt the running turn (Stop): its tools and hooks are killed, its questions withdrawn. */
+  /** Interrupt the running turn (Stop): its tools and hooks are killed, its questions withdrawn. The queued messages stay queued, held: none starts by itself. */
   CHAT_CANCEL: "wave/chat/cancel",
   /** Cancel one running hook (a liveHooks entry's id): its process tree is stopped as its timeout would stop it and the run reads as a non-blocking error (docs/hooks.md); the turn goes on. */
   CHAT_CANCEL_HOOK: "wave/chat/cancelHook",
+  /** Take one queued message out of the queue by id (queuedMessages), before it starts. */
+  CHAT_REMOVE_QUEUED: "wave/chat/removeQueued",
+  /** Send the messages Stop held (queueHeld), in order; a new message sends them too, before it. */
+  CHAT_SEND_QUEUED: "wave/chat/sendQueued",
   /** Compact the conversation once the running turn is over (may take minutes). */
   CHAT_COMPACT: "wave/chat/compact",
   /** End a session: its turn, background hooks, tasks and crons are stopped, SessionEnd runs (reason clear when a new chat takes its place, as the panel's New chat does). */
@@ -1629,6 +1706,8 @@ export interface ServerRequests {
   "wave/chat/send": { params: ChatSendParams; result: ChatSendResult };
   "wave/chat/cancel": { params: ChatCancelParams; result: ChatCancelResult };
   "wave/chat/cancelHook": { params: ChatCancelHookParams; result: ChatCancelHookResult };
+  "wave/chat/removeQueued": { params: ChatRemoveQueuedParams; result: ChatRemoveQueuedResult };
+  "wave/chat/sendQueued": { params: ChatSendQueuedParams; result: ChatSendQueuedResult };
   "wave/chat/compact": { params: ChatCompactParams; result: ChatCompactResult };
   "wave/chat/close": { params: ChatCloseParams; result: ChatCloseResult };
   "wave/chat/answerPermission": { params: ChatAnswerPermissionParams; result: ChatAnswerPermissionResult };
@@ -1775,6 +1854,22 @@ export const PROTOCOL_METHODS = {
   },
   "wave/chat/cancelHook": {
     "constant": "CHAT_CANCEL_HOOK",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped",
+    "shellOnly": false
+  },
+  "wave/chat/removeQueued": {
+    "constant": "CHAT_REMOVE_QUEUED",
+    "direction": "clientToServer",
+    "kind": "request",
+    "feature": "chat",
+    "session": "scoped",
+    "shellOnly": false
+  },
+  "wave/chat/sendQueued": {
+    "constant": "CHAT_SEND_QUEUED",
     "direction": "clientToServer",
     "kind": "request",
     "feature": "chat",

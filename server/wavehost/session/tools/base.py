@@ -8,6 +8,7 @@ result's content blocks or its structured result as JSON text).
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
@@ -18,6 +19,14 @@ from wavehost import environment
 from wavehost.hooks.outcome import Notice
 
 ToolKind = Literal["read", "edit", "execute"]  # what the permission mode looks at
+
+# Where a call that is interrupted (Stop) puts what it had done by then — a command's output so
+# far — as it unwinds: the agent loop sets it around each call, for that call's block (shown in
+# its card, and the model reads it with the interruption). Task-local: parallel calls each have
+# their own.
+INTERRUPTED_OUTPUT: ContextVar[Callable[[str], None] | None] = ContextVar(
+    "interrupted_output", default=None
+)
 
 
 @dataclass

@@ -16,7 +16,13 @@ from pydantic import Field
 from wavehost.hooks.tools.bash import BASH
 from wavehost.session.background import BackgroundTasks
 from wavehost.session.shells import run_shell
-from wavehost.session.tools.base import Tool, ToolInput, ToolResult, Workspace
+from wavehost.session.tools.base import (
+    INTERRUPTED_OUTPUT,
+    Tool,
+    ToolInput,
+    ToolResult,
+    Workspace,
+)
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -47,6 +53,18 @@ SILENT_COMMANDS = frozenset(
 def _silent(command: str) -> bool:
     words = command.split()
     return bool(words) and words[0] in SILENT_COMMANDS
+
+
+def _output(stdout: str, stderr: str) -> str:
+    return "\n".join(part.rstrip("\n") for part in (stdout, stderr) if part)
+
+
+def _interrupted(stdout: str, stderr: str) -> None:
+    """Stop killed the command: what it printed by then goes to its block."""
+    sink = INTERRUPTED_OUTPUT.get()
+    output = _output(stdout, stderr)
+    if sink is not None and output:
+        sink(_clip(output))
 
 
 def _clip(text: str) -> str:
@@ -90,13 +108,15 @@ class Bash(Tool[BashInput]):
             trap = f'trap \'printf %s "$PWD" > "${CWD_FILE_VAR}"\' EXIT\n'
             script = f"{prelude}{trap}{args.command}"
             timeout_ms = args.timeout or DEFAULT_TIMEOUT_MS
-            done = await run_shell(script, workspace.spawn_dir(), env, timeout_ms / 1000)
+            done = await run_shell(
+                script, workspace.spawn_dir(), env, timeout_ms / 1000, _interrupted
+            )
             new_cwd = await anyio.Path(cwd_file).read_text(encoding="utf-8", errors="replace")
         finally:
             await anyio.Path(cwd_file).unlink(missing_ok=True)
         if new_cwd:
             workspace.cwd = Path(new_cwd)
-        output = "\n".join(part.rstrip("\n") for part in (done.stdout, done.stderr) if part)
+        output = _output(done.stdout, done.stderr)
         response = {
             "stdout": done.stdout,
             "stderr": done.stderr,

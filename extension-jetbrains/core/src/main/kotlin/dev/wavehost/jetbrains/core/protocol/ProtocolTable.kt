@@ -20,6 +20,8 @@ object ProtocolTable {
     const val CHAT_SEND = "wave/chat/send"
     const val CHAT_CANCEL = "wave/chat/cancel"
     const val CHAT_CANCEL_HOOK = "wave/chat/cancelHook"
+    const val CHAT_REMOVE_QUEUED = "wave/chat/removeQueued"
+    const val CHAT_SEND_QUEUED = "wave/chat/sendQueued"
     const val CHAT_COMPACT = "wave/chat/compact"
     const val CHAT_CLOSE = "wave/chat/close"
     const val CHAT_ANSWER_PERMISSION = "wave/chat/answerPermission"
@@ -46,6 +48,8 @@ object ProtocolTable {
         ProtocolMethod(CHAT_SEND, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
         ProtocolMethod(CHAT_CANCEL, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
         ProtocolMethod(CHAT_CANCEL_HOOK, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_REMOVE_QUEUED, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
+        ProtocolMethod(CHAT_SEND_QUEUED, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
         ProtocolMethod(CHAT_COMPACT, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
         ProtocolMethod(CHAT_CLOSE, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.CLOSES, shellOnly = false),
         ProtocolMethod(CHAT_ANSWER_PERMISSION, Direction.CLIENT_TO_SERVER, Kind.REQUEST, session = SessionRole.SCOPED, shellOnly = false),
