@@ -119,6 +119,7 @@ function opened(messages: unknown[]) {
     queuedMessages: [],
     queueHeld: false,
     runningHooks: [],
+    liveHooks: { hooks: [], more: 0 },
     pendingPermissions: [],
     pendingQuestions: [],
     permissionMode: "default",
@@ -129,7 +130,7 @@ function opened(messages: unknown[]) {
 }
 
 function updated(over: Record<string, unknown>) {
-  const state = { status: "running", queued: 0, queuedTexts: [], queuedMessages: [], queueHeld: false, runningHooks: [], pendingPermissions: [], pendingQuestions: [] };
+  const state = { status: "running", queued: 0, queuedTexts: [], queuedMessages: [], queueHeld: false, runningHooks: [], liveHooks: { hooks: [], more: 0 }, pendingPermissions: [], pendingQuestions: [] };
   const params = { sessionId: SESSION, deltas: [], ...state, ...over };
   return { kind: "notification", method: "wave/chat/updated", params };
 }
@@ -182,7 +183,7 @@ describe("chat panel (VS Code shell)", () => {
     await page.goto(`${ORIGIN}/index.html`);
     const panel = page.locator("wave-chat-panel");
     await panel.locator("[data-role=user]").waitFor();
-    const text = (deltas: unknown[]) => host.deliver(updated({ deltas, status: null, queued: null, queuedTexts: null, queuedMessages: null, queueHeld: null, runningHooks: null, pendingPermissions: null, pendingQuestions: null }));
+    const text = (deltas: unknown[]) => host.deliver(updated({ deltas, status: null, queued: null, queuedTexts: null, queuedMessages: null, queueHeld: null, runningHooks: null, liveHooks: null, pendingPermissions: null, pendingQuestions: null }));
     await text([{ op: "block", index: 1, block: 0, value: { type: "text", text: "第 0 段，**开头**。\n\n" } }]);
     await panel.locator(".markdown p").first().waitFor();
     // Mark what is on screen now: nodes rendered again would lose the marks.
