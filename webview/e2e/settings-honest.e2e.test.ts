@@ -292,16 +292,33 @@ describe("settings page: narrow and long", () => {
     expect(problems).toEqual([]);
   });
 
-  it("a long list shows its first screen, then every row follows; a filter finds rows far down", async () => {
+  it("a long list keeps the rows near the view in the DOM, reaches its last row when scrolled to the end, and a filter finds rows far down", async () => {
     suite.ws = manyHooks(300);
     const { page } = await open();
-    await expect.poll(() => panel(page).locator("li.hook").count(), { timeout: 30_000 }).toBe(300);
-    await expect.poll(() => page.getByTestId("count-project").innerText()).toBe("300");
+    await expect.poll(() => page.getByTestId("count-project").innerText(), { timeout: 30_000 }).toBe("300");
+    const rows = panel(page).locator("li.hook");
+    await expect.poll(() => rows.count()).toBeGreaterThan(0);
+    expect(await rows.count()).toBeLessThan(60); // a screen and a margin, not 300
+    // Each row says where it stands in its group, for screen readers: "1 of 75".
+    expect([await rows.first().getAttribute("aria-posinset"), await rows.first().getAttribute("aria-setsize")]).toEqual(["1", "75"]);
+    // Scrolled to the end: the last group's last row is there, in view.
+    const view = page.locator("wave-app .view").first();
+    const last = panel(page).locator("section.group").last().locator("li.hook").last();
+    await expect
+      .poll(async () => {
+        await view.evaluate((el) => (el.scrollTop = el.scrollHeight));
+        return last.getAttribute("aria-posinset");
+      })
+      .toBe("75");
+    await expect.poll(() => last.locator("code.command").innerText()).toContain("./scripts/check-298.sh");
+    const box = await last.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(WIDE.height);
+    await view.evaluate((el) => (el.scrollTop = 0));
     await page.getByTestId("filter").fill("check-299.sh");
-    await expect.poll(() => panel(page).locator("li.hook").count()).toBe(1);
+    await expect.poll(() => rows.count()).toBe(1);
     await expect.poll(() => panel(page).locator("li.hook code.command").innerText()).toContain("./scripts/check-299.sh");
     await page.getByTestId("filter").fill("");
-    await expect.poll(() => panel(page).locator("li.hook").count(), { timeout: 30_000 }).toBe(300);
+    await expect.poll(() => rows.first().locator("code.command").innerText()).toContain("./scripts/check-0.sh");
   });
 
   it("filters by text and event, groups by event, remembers the tab", async () => {

@@ -69,14 +69,17 @@ describe("settings page: one page that scales", () => {
       "Stop",
     ]);
     await expect.poll(() => head(page, "PreToolUse").innerText()).toContain("PreToolUse: 76");
-    // The Copilot hook is in its moment's group, with its own event name, and the page says a
-    // Bash call runs both dialects' hooks.
-    const copilot = section(page, "PreToolUse").locator("li.hook[data-dialect=copilot]");
-    await expect.poll(() => copilot.count(), { timeout: 30_000 }).toBe(1);
-    await expect.poll(() => copilot.getByTestId("file-event").textContent()).toBe("preToolUse"); // (off screen: not painted yet)
+    // The page says a Bash call runs both dialects' hooks.
     await expect.poll(() => section(page, "PreToolUse").getByTestId("both-fire").innerText()).toBe("On a Bash call, Wave and Copilot CLI hooks both run.");
     await expect.poll(() => section(page, "Stop").getByTestId("both-fire").innerText()).toBe("At every Stop, Wave and Copilot CLI hooks both run.");
     await expect.poll(() => section(page, "PostToolUse").getByTestId("both-fire").count()).toBe(0);
+    // The Copilot hook is in its moment's group (its 76th row: far down, found by the filter),
+    // with its own event name.
+    await page.getByTestId("filter").fill("copilot-guard");
+    const copilot = section(page, "PreToolUse").locator("li.hook[data-dialect=copilot]");
+    await expect.poll(() => copilot.count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => copilot.getByTestId("file-event").textContent()).toBe("preToolUse");
+    await page.getByTestId("filter").fill("");
 
     // Scrolled deep into the first group, its header stays right under the page's head.
     const view = page.locator("wave-app .view").first();
@@ -105,6 +108,83 @@ describe("settings page: one page that scales", () => {
     await page.getByTestId("filter").fill("");
     await view.evaluate((el) => (el.scrollTop = 0));
     await expectAccessible(page, "300 hooks, grouped");
+    expect(problems).toEqual([]);
+  });
+
+  it("3,000 hooks: a filter shows exactly the matching rows; groups fold and their header stays in view deep in the list", async () => {
+    const ws = e2e.workspace();
+    const events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"] as const;
+    const hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> = {};
+    const commands: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const event = events[i % events.length]!;
+      commands.push(`./check-${i}.sh`);
+      (hooks[event] ??= []).push({ ...(event.endsWith("ToolUse") ? { matcher: "Bash" } : {}), hooks: [command(`./check-${i}.sh`)] });
+    }
+    ws.write(ws.projectSettings, hooksFile(hooks));
+    const { page, problems } = await open(ws);
+    await tab(page, "project").click();
+    await expect.poll(() => page.getByTestId("count-project").innerText(), { timeout: 60_000 }).toBe("3000");
+    await expect.poll(() => head(page, "PostToolUse").innerText()).toContain("PostToolUse: 750");
+    const rows = panel(page).locator("li.hook");
+    expect(await rows.count()).toBeLessThan(60); // the rows near the view, not 3,000
+
+    // A narrow filter: exactly its rows, every one of them.
+    const filter = page.getByTestId("filter");
+    await filter.fill("check-42");
+    const want = commands.filter((c) => c.includes("check-42"));
+    await expect.poll(() => page.getByTestId("filter-count").innerText()).toBe(`Showing ${want.length} of 3000`);
+    await expect.poll(async () => (await rows.locator("code.command").allInnerTexts()).sort()).toEqual([...want].sort());
+    await shot(page, "settings-3000-filtered-1280");
+    // A broad one (1,111 rows): the rows shown all match, and the groups hold exactly the rest.
+    await filter.fill("check-1");
+    const broad = commands.filter((c) => c.includes("check-1"));
+    await expect.poll(() => page.getByTestId("filter-count").innerText()).toBe(`Showing ${broad.length} of 3000`);
+    for (const text of await rows.locator("code.command").allInnerTexts()) expect(text).toContain("check-1");
+    const counted = await panel(page).locator("[data-action=toggle-group]").allInnerTexts();
+    expect(counted.map((text) => Number(/: (\d+)/.exec(text)![1])).reduce((a, b) => a + b, 0)).toBe(broad.length);
+    await expect.poll(() => rows.first().getAttribute("aria-setsize")).toBe(String(commands.filter((c, i) => i % 4 === 0 && c.includes("check-1")).length)); // PreToolUse's
+    await filter.fill("");
+
+    // Deep in the second group: its header stays right under the page's head, and the rows in
+    // view are that far down the group.
+    const view = page.locator("wave-app .view").first();
+    await view.evaluate((el) => {
+      const list = el.querySelector("wave-hooks-page")!.shadowRoot!.querySelectorAll("ul.hooks")[1]!;
+      el.scrollTop += list.getBoundingClientRect().top - el.getBoundingClientRect().top + 30_000;
+    });
+    await expect
+      .poll(async () => {
+        const [h, s] = [await head(page, "PostToolUse").boundingBox(), await page.locator("wave-hooks-page .sticky").boundingBox()];
+        return h && s ? Math.round(h.y - (s.y + s.height)) : null;
+      })
+      .toBe(0);
+    const inView = (event: string) =>
+      section(page, event)
+        .locator("li.hook")
+        .evaluateAll((lis) =>
+          lis.filter((li) => {
+            const box = li.getBoundingClientRect();
+            return box.bottom > 0 && box.top < innerHeight;
+          }).map((li) => Number(li.getAttribute("aria-posinset"))),
+        );
+    await expect.poll(async () => (await inView("PostToolUse")).length).toBeGreaterThan(2);
+    expect(Math.min(...(await inView("PostToolUse")))).toBeGreaterThan(200);
+    await shot(page, "settings-3000-deep-sticky-1280");
+
+    // Folded there: its rows go, its header still counts them, the next group's rows come into
+    // view; unfolded with the keyboard, they are back.
+    const toggle = head(page, "PostToolUse").locator("[data-action=toggle-group]");
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => section(page, "PostToolUse").locator("li.hook").count()).toBe(0);
+    await expect.poll(() => head(page, "PostToolUse").innerText()).toContain("PostToolUse: 750");
+    await expect.poll(async () => (await inView("UserPromptSubmit")).length + (await inView("Stop")).length).toBeGreaterThan(2);
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => section(page, "PostToolUse").locator("li.hook").count()).toBeGreaterThan(0);
+    await expectAccessible(page, "3,000 hooks, deep in a group");
     expect(problems).toEqual([]);
   });
 

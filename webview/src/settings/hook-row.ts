@@ -1,10 +1,10 @@
 /**
  * One row of the hooks list: a hook (its chips, command, last run, file, actions), or an entry
- * that was skipped, shown where it is with why. Templates, not elements: a list has hundreds of
+ * that was skipped, shown where it is with why. Templates, not elements: a list has thousands of
  * rows, and a shadow root per row made the first render several times slower.
  */
 
-import { type TemplateResult, css, html, nothing } from "lit";
+import { type TemplateResult, css, html, nothing, unsafeCSS } from "lit";
 
 import { type Key, t } from "../i18n";
 import type { DiagnosticEntry, HookEntry, HookRunEntry } from "../protocol/generated";
@@ -27,6 +27,16 @@ export interface RowContext {
   copyPath(path: string): void;
 }
 
+/** Where a row stands in its group's list: a long list has only the rows near the view in the
+ * DOM, and these say the rest is there ("3 of 76"). */
+export interface RowPlace {
+  index: number;
+  size: number;
+}
+
+/** The space below each row (px): what the page adds to a row's measured height. */
+export const ROW_GAP = 8;
+
 export const rowStyles = css`
   ul.hooks {
     list-style: none;
@@ -34,13 +44,10 @@ export const rowStyles = css`
     margin: 0;
   }
   li.hook {
-    /* Rows off screen are neither laid out nor painted until scrolled to. */
-    content-visibility: auto;
-    contain-intrinsic-size: auto 96px;
     border: 1px solid var(--vscode-widget-border);
     border-radius: 4px;
     padding: 8px 12px;
-    margin-bottom: 8px;
+    margin-bottom: ${unsafeCSS(ROW_GAP)}px;
     background: var(--vscode-editorWidget-background);
   }
   li.hook[data-revealed] {
@@ -111,14 +118,23 @@ function renderLastRun(hook: HookEntry, name: string, ctx: RowContext) {
   </button>`;
 }
 
-export function renderHookRow(hook: HookEntry, ctx: RowContext): TemplateResult {
+export function renderHookRow(hook: HookEntry, ctx: RowContext, place: RowPlace): TemplateResult {
   const name = ctx.name(hook);
   const changeable = canChange(hook);
   const off = Boolean(ctx.disabledBy) || Boolean(hook.untrusted) || hook.disabled;
   const { dialect, type: kind } = hook;
   const idle = !ctx.connected;
   return html`
-    <li class="hook ${off ? "off" : ""}" tabindex="-1" data-hook-id=${hook.id} data-event=${hook.event} data-dialect=${dialect} aria-label=${name}>
+    <li
+      class="hook ${off ? "off" : ""}"
+      tabindex="-1"
+      data-hook-id=${hook.id}
+      data-event=${hook.event}
+      data-dialect=${dialect}
+      aria-label=${name}
+      aria-posinset=${place.index + 1}
+      aria-setsize=${place.size}
+    >
       <div class="hook-head">
         <span class="chip dialect" data-testid="dialect">${t("row.dialect", { name: dialectTitle(dialect) })}</span>
         ${hook.event !== hook.catalogueEvent ? html`<span class="chip" title=${t("row.fileEvent")} data-testid="file-event">${hook.event}</span>` : nothing}
@@ -170,10 +186,18 @@ export function renderHookRow(hook: HookEntry, ctx: RowContext): TemplateResult 
 }
 
 /** An entry that was skipped: where it is, why, and the way to its file. */
-export function renderBrokenRow(d: DiagnosticEntry, ctx: RowContext): TemplateResult {
+export function renderBrokenRow(d: DiagnosticEntry, ctx: RowContext, place: RowPlace): TemplateResult {
   const entry = d.entry!;
   const name = hookName({ event: entry.event, matcher: entry.matcher });
-  return html`<li class="hook broken" tabindex="-1" data-problem data-broken=${d.pointer ?? ""} aria-label=${t("row.brokenLabel", { name: `${name} · ${d.pointer ?? ""}` })}>
+  return html`<li
+    class="hook broken"
+    tabindex="-1"
+    data-problem
+    data-broken=${d.pointer ?? ""}
+    aria-label=${t("row.brokenLabel", { name: `${name} · ${d.pointer ?? ""}` })}
+    aria-posinset=${place.index + 1}
+    aria-setsize=${place.size}
+  >
     <div class="hook-head">
       ${entry.matcher !== null ? html`<span class="chip">${t("row.matcher")}: ${entry.matcher}</span>` : nothing}
       <span class="chip warn">${t("row.broken")}</span>

@@ -5,10 +5,10 @@ import "./delete-dialog";
 import "./inspector";
 import "./mcp-servers";
 
-import { LitElement, type PropertyValues, type TemplateResult, css, html, nothing } from "lit";
+import { LitElement, type PropertyValues, type TemplateResult, css, html, noChange, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
-import { keyed } from "lit/directives/keyed.js";
 import { repeat } from "lit/directives/repeat.js";
+import { Directive, type ElementPart, directive } from "lit/directive.js";
 
 import { type Lang, lang, t } from "../i18n";
 import { displayPath } from "../paths";
@@ -22,7 +22,7 @@ import type { WaveDeleteDialog } from "./delete-dialog";
 import { type ProblemsContext, problemStyles, renderBrokenFile, renderDisabledBanner, renderProblems } from "./file-problems";
 import { type Starter, emptyStyles, renderEmpty } from "./empty-state";
 import { groupStyles, renderGroupHead } from "./hook-group";
-import { type RowContext, renderBrokenRow, renderHookRow, rowStyles } from "./hook-row";
+import { ROW_GAP, type RowContext, type RowPlace, renderBrokenRow, renderHookRow, rowStyles } from "./hook-row";
 import type { InspectorTab, WaveHookInspector } from "./inspector";
 import {
   type EventGroup,
@@ -44,10 +44,19 @@ import {
 } from "./model";
 import { headStyles, renderHeader, renderTabs, renderToolbar } from "./page-head";
 
-/** Rows rendered at once (more than a tall window shows), then this many more per frame: a long
- * list paints its first screen quickly and the rest follows without blocking input. */
-const FIRST_ROWS = 40;
-const MORE_ROWS = 80;
+/**
+ * A long list keeps only the rows near the view in the DOM (a window per group; the rows above
+ * and below it are the group's padding, from their measured heights or the average of those
+ * measured). Making, laying out and removing thousands of rows is what made a 3,000-hook page
+ * take seconds to show and a filter hundreds of milliseconds; now both cost what one screen
+ * costs. The DOM holds every row of a list that is not long.
+ */
+/** Lists of up to this many rows (in the tab, after the filter) are in the DOM whole. */
+const WHOLE_LIST = 100;
+/** Rows kept beyond the visible part of the list, above and below it (px). */
+const OVERSCAN = 800;
+/** Before anything is measured: rows are thought this tall (px, with the gap below). */
+const GUESS = 96 + ROW_GAP;
 
 /** The settings page's hooks tab: three source tabs, rows grouped by event, the hook inspector.
  * The state and what the buttons do live here; the parts draw themselves (`page-head`,
@@ -85,8 +94,8 @@ export class WaveHooksPage extends LitElement {
   @state() private filter: Filter = { query: "", event: "" };
   @state() private busy = false;
   @state() private lastRuns = new Map<string, HookRunEntry>();
-  /** How many rows of the current tab and filter are in the DOM (grows frame by frame). */
-  @state() private shownRows = FIRST_ROWS;
+  /** Each open group's rows in the DOM, by group key: [first, end). Unset: from the top. */
+  @state() private windows = new Map<string, readonly [number, number]>();
   /** The groups folded away, by source and event (for this page's life). */
   @state() private folded = new Set<string>();
   @query("wave-delete-dialog") private deleteDialog!: WaveDeleteDialog;
@@ -100,7 +109,16 @@ export class WaveHooksPage extends LitElement {
   private grouped: { view: SourceView; filter: Filter; groups: EventGroup[] } | null = null;
   /** Each row's template and what it was made from: an unchanged row is not re-evaluated. */
   private rowCache = new Map<string, { hook: HookEntry; key: string; result: TemplateResult }>();
-  private moreFrame = 0;
+  /** Measured row heights (px, with the gap below), by row key; their sum and count. */
+  private heights = new Map<string, number>();
+  private measured = { sum: 0, count: 0 };
+  private placeFrame = 0;
+  private scroller: HTMLElement | null = null;
+  private width = 0;
+  private sizeObserver: ResizeObserver | null = null;
+  private readonly onScroll = (): void => {
+    if (!this.placeFrame) this.placeFrame = requestAnimationFrame(() => ((this.placeFrame = 0), this.place()));
+  };
   /** Set until the first list is shown: then the page scrolls to its first problem, if any. */
   private problemToShow = true;
   private observedHead: HTMLElement | null = null;
@@ -116,24 +134,50 @@ export class WaveHooksPage extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.unsubscribe?.();
-    cancelAnimationFrame(this.moreFrame);
-    this.moreFrame = 0;
+    cancelAnimationFrame(this.placeFrame);
+    this.placeFrame = 0;
+    this.scroller?.removeEventListener("scroll", this.onScroll);
+    window.removeEventListener("scroll", this.onScroll);
+    window.removeEventListener("resize", this.onScroll);
+    this.scroller = null;
+    this.sizeObserver?.disconnect();
+    this.sizeObserver = null;
     this.headObserver?.disconnect();
     this.observedHead = null;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // A first list, another tab or filter starts again from its first screen of rows.
-    const restart = ["filter", "selected"].some((k) => changed.has(k as keyof WaveHooksPage));
-    if (restart || (changed.has("list" as keyof WaveHooksPage) && !changed.get("list" as keyof WaveHooksPage))) this.shownRows = FIRST_ROWS;
+    // Another tab or filter: its rows start from the top (until the view is measured).
+    if (["filter", "selected"].some((k) => changed.has(k as keyof WaveHooksPage))) this.windows = new Map();
     const hook = this.reveal && this.list ? this.list.hooks.find((h) => h.id === this.reveal) : undefined;
     if (hook) {
       this.selected = hook.source;
       this.filter = { query: "", event: "" };
-      this.shownRows = Number.MAX_SAFE_INTEGER; // its row is in the DOM now, wherever it is
+      this.pin(hook.source, (row) => row.kind === "hook" && row.hook.id === hook.id); // its row is in the DOM now, wherever it is
       this.revealing = hook.id;
       this.reveal = null;
     }
+    if (this.list && this.problemToShow) {
+      // The page opens where the problem is: a skipped entry's row is in the DOM to be shown.
+      const view = this.view.views[this.currentTab(this.view.views)];
+      if (!view.brokenFiles.length && !view.problems.length) this.pin(view.source, (row) => row.kind === "broken");
+    }
+  }
+
+  protected override firstUpdated(): void {
+    this.scroller = scrollParent(this);
+    this.scroller?.addEventListener("scroll", this.onScroll, { passive: true });
+    window.addEventListener("scroll", this.onScroll, { passive: true });
+    window.addEventListener("resize", this.onScroll, { passive: true });
+    // Another width wraps rows otherwise: what was measured is measured again.
+    this.sizeObserver = new ResizeObserver(() => {
+      if (this.offsetWidth === this.width) return;
+      this.width = this.offsetWidth;
+      this.heights.clear();
+      this.measured = { sum: 0, count: 0 };
+      this.onScroll();
+    });
+    this.sizeObserver.observe(this);
   }
 
   protected override updated(): void {
@@ -155,13 +199,82 @@ export class WaveHooksPage extends LitElement {
       row?.focus();
       this.dispatchEvent(new CustomEvent("revealed"));
     }
-    if (this.moreFrame || !this.list) return;
-    const total = this.groups(this.view.views[this.currentTab(this.view.views)]).reduce((n, g) => n + g.rows.length, 0);
-    if (this.shownRows >= total) return;
-    this.moreFrame = requestAnimationFrame(() => {
-      this.moreFrame = 0;
-      this.shownRows += MORE_ROWS;
-    });
+    // The rows just drawn are measured and the windows follow the view before anything is
+    // painted (a few rounds at most: the next ones wait for a frame).
+    if (!this.placeRounds++) requestAnimationFrame(() => (this.placeRounds = 0));
+    if (this.placeRounds > 4) this.onScroll();
+    else this.place();
+  }
+
+  /** Windows set since the last frame (they settle in two or three). */
+  private placeRounds = 0;
+
+  /** The open groups of the tab shown, each with its rows' keys and tops (px from its list's
+   * top; one more: the list's height). */
+  private layout(): { key: string; group: EventGroup; tops: Float64Array }[] {
+    if (!this.list) return [];
+    const source = this.currentTab(this.view.views);
+    const guess = this.measured.count ? this.measured.sum / this.measured.count : GUESS;
+    return this.groups(this.view.views[source])
+      .filter((group) => this.isOpen(source, group.event))
+      .map((group) => {
+        const tops = new Float64Array(group.rows.length + 1);
+        group.rows.forEach((row, i) => (tops[i + 1] = tops[i]! + (this.heights.get(rowKey(row)) ?? guess)));
+        return { key: this.groupKey(source, group.event), group, tops };
+      });
+  }
+
+  /** Measures the rows in the DOM, then sets each open group's window to the rows near the view. */
+  private place(): void {
+    if (!this.list) return;
+    for (const ul of this.renderRoot.querySelectorAll<HTMLElement>("ul.hooks[data-group]")) {
+      const rows = this.drawn.get(ul.dataset.group!) ?? [];
+      const items = ul.children;
+      if (items.length !== rows.length) continue;
+      rows.forEach((row, i) => {
+        const height = (items[i] as HTMLElement).getBoundingClientRect().height + ROW_GAP;
+        const key = rowKey(row);
+        const before = this.heights.get(key);
+        if (before === undefined) this.measured.count++;
+        this.measured.sum += height - (before ?? 0);
+        this.heights.set(key, height);
+      });
+    }
+    const layout = this.layout();
+    const total = layout.reduce((n, g) => n + g.group.rows.length, 0);
+    const windows = new Map<string, readonly [number, number]>();
+    if (total <= WHOLE_LIST) {
+      for (const { key, group } of layout) windows.set(key, [0, group.rows.length]);
+    } else {
+      const frame = this.scroller?.getBoundingClientRect();
+      const top = Math.max(frame?.top ?? 0, 0) - OVERSCAN;
+      const bottom = Math.min(frame?.bottom ?? innerHeight, innerHeight) + OVERSCAN;
+      const lists = new Map([...this.renderRoot.querySelectorAll<HTMLElement>("ul.hooks[data-group]")].map((ul) => [ul.dataset.group!, ul]));
+      for (const { key, tops } of layout) {
+        const ul = lists.get(key);
+        if (!ul) continue;
+        const at = ul.getBoundingClientRect().top;
+        const n = tops.length - 1;
+        let first = 0;
+        while (first < n && at + tops[first + 1]! <= top) first++;
+        let end = first;
+        while (end < n && at + tops[end]! < bottom) end++;
+        windows.set(key, [first, end]);
+      }
+    }
+    const same = windows.size === this.windows.size && [...windows].every(([k, [a, b]]) => this.windows.get(k)?.[0] === a && this.windows.get(k)?.[1] === b);
+    if (!same) this.windows = windows;
+  }
+
+  /** The row `which` picks, of `source` as no filter has it, is in the DOM at the next render. */
+  private pin(source: Source, which: (row: Row) => boolean): void {
+    for (const group of groupRows(this.view.views[source], { query: "", event: "" })) {
+      const i = group.rows.findIndex(which);
+      if (i < 0) continue;
+      this.windows = new Map([[this.groupKey(source, group.event), [Math.max(0, i - 2), i + 8] as const]]);
+      this.folded = new Set([...this.folded].filter((k) => k !== this.groupKey(source, group.event)));
+      return;
+    }
   }
 
   /** Group headers stick below the page's head, whatever its height (it wraps when narrow). */
@@ -428,33 +541,36 @@ export class WaveHooksPage extends LitElement {
     }
     const shown = groups.reduce((n, g) => n + g.rows.length, 0);
     const filtered = this.filter.query || this.filter.event;
-    let room = this.shownRows;
-    const visible = groups.map((g) => {
-      // A folded group draws no rows (and takes no room of the first screen).
-      const rows = this.isOpen(view.source, g.event) ? g.rows.slice(0, Math.max(0, room)) : [];
-      room -= rows.length;
-      return { group: g, rows };
-    });
-    // Another filter or tab gets fresh rows: dropping the old ones whole is far quicker than
-    // taking hundreds of rows out one by one.
-    const generation = `${view.source}\u0000${this.filter.event}\u0000${this.filter.query}`;
+    const tops = new Map(this.layout().map((g) => [g.key, g.tops]));
+    // Groups not placed yet (a first screen): rows from the top, as many as a tall view shows.
+    let room = shown <= WHOLE_LIST ? Number.MAX_SAFE_INTEGER : 2 * OVERSCAN;
+    this.drawn = new Map();
     return html`
       ${filtered ? html`<p class="muted" role="status" data-testid="filter-count">${shown ? t("filter.count", { shown, total }) : t("filter.none")}</p>` : nothing}
-      ${keyed(
-        generation,
-        html`<div class="rows">
-          ${repeat(
-            visible.filter((g) => g.rows.length || !this.isOpen(view.source, g.group.event)),
-            (g) => g.group.event,
-            (g) => this.renderGroup(view.source, g.group, g.rows),
-          )}
-        </div>`,
-      )}
+      <div class="rows">
+        ${repeat(
+          groups,
+          (g) => g.event,
+          (g) => {
+            const key = this.groupKey(view.source, g.event);
+            const at = tops.get(key);
+            if (!at) return this.renderGroup(view.source, g, [0, 0], at); // folded
+            let window = this.windows.get(key);
+            if (!window) {
+              let end = 0;
+              while (end < g.rows.length && at[end]! < room) end++;
+              room -= at[end]!;
+              window = [0, end];
+            }
+            return this.renderGroup(view.source, g, window, at);
+          },
+        )}
+      </div>
     `;
   }
 
   private groupKey(source: Source, event: string): string {
-    return `${source}\u0000${event}`;
+    return `${source}/${event}`; // (a source has no "/")
   }
 
   private isOpen(source: Source, event: string): boolean {
@@ -468,25 +584,46 @@ export class WaveHooksPage extends LitElement {
     this.folded = folded;
   }
 
-  private renderGroup(source: Source, group: EventGroup, rows: Row[]) {
+  /** The rows of each group in the DOM, as last rendered (what `place` measures). */
+  private drawn = new Map<string, Row[]>();
+
+  private renderGroup(source: Source, group: EventGroup, window: readonly [number, number], tops: Float64Array | undefined) {
     const open = this.isOpen(source, group.event);
     const overlap = this.list ? overlapOf(this.list, group) : null;
+    const key = this.groupKey(source, group.event);
+    const n = group.rows.length;
+    const first = Math.min(window[0], n);
+    const end = Math.min(Math.max(window[1], first), n);
+    const rows = open ? group.rows.slice(first, end) : [];
+    this.drawn.set(key, rows);
+    // The rows not in the DOM keep their place: the list's padding is their height.
+    const above = open && tops ? tops[first]! : 0;
+    const below = open && tops ? tops[n]! - tops[end]! : 0;
     return html`<section class="group">
       ${renderGroupHead(group, open, () => this.toggleGroup(source, group.event), overlap)}
-      <ul class="hooks" role="list" id="rows-${group.event.replace(/[^\w-]/g, "_")}" aria-label=${group.event} ?hidden=${!open}>
-        ${repeat(
-          rows,
-          (row) => (row.kind === "hook" ? row.hook.id : `${row.diagnostic.path}#${row.diagnostic.pointer}`),
-          (row) => (row.kind === "hook" ? this.cachedHook(row.hook) : renderBrokenRow(row.diagnostic, this.parts)),
-        )}
+      <ul
+        class="hooks"
+        role="list"
+        id="rows-${group.event.replace(/[^\w-]/g, "_")}"
+        data-group=${key}
+        aria-label=${group.event}
+        ${padding(above, below)}
+        ?hidden=${!open}
+      >
+        ${repeat(rows, rowKey, (row, i) => {
+          const place = { index: first + i, size: n };
+          return row.kind === "hook" ? this.cachedHook(row.hook, place) : renderBrokenRow(row.diagnostic, this.parts, place);
+        })}
       </ul>
     </section>`;
   }
 
   /** A hook's row, re-made only when the entry or something the row shows has changed. */
-  private cachedHook(hook: HookEntry): TemplateResult {
+  private cachedHook(hook: HookEntry, place: RowPlace): TemplateResult {
     const run = this.lastRuns.get(hook.id);
     const key = [
+      place.index,
+      place.size,
       this.language,
       this.view.names.get(hook.id),
       this.list?.hooksDisabledBy,
@@ -502,10 +639,42 @@ export class WaveHooksPage extends LitElement {
     ].join("\u0000");
     const cached = this.rowCache.get(hook.id);
     if (cached?.hook === hook && cached.key === key) return cached.result;
-    const result = renderHookRow(hook, this.parts);
+    const result = renderHookRow(hook, this.parts, place);
     this.rowCache.set(hook.id, { hook, key, result });
     return result;
   }
+}
+
+/** An element's padding above and below (px), set through the CSSOM: the shells' CSP refuses
+ * style attributes (and lit's styleMap writes one on its first render). */
+const padding = directive(
+  class extends Directive {
+    render(_above: number, _below: number) {
+      return noChange;
+    }
+
+    override update(part: ElementPart, [above, below]: [number, number]) {
+      const style = (part.element as HTMLElement).style;
+      style.paddingTop = `${above}px`;
+      style.paddingBottom = `${below}px`;
+      return noChange;
+    }
+  },
+);
+
+/** A row's key: its hook's id, a skipped entry's place. */
+function rowKey(row: Row): string {
+  return row.kind === "hook" ? row.hook.id : `${row.diagnostic.path}#${row.diagnostic.pointer}`;
+}
+
+/** The element that scrolls the page (the shell's view), across shadow roots; null: the window. */
+function scrollParent(from: Element): HTMLElement | null {
+  let node: Node | null = from;
+  while (node) {
+    node = node instanceof ShadowRoot ? node.host : node.parentNode;
+    if (node instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(node).overflowY)) return node;
+  }
+  return null;
 }
 
 declare global {

@@ -165,8 +165,10 @@ function rowPlace(row: Row): { path: string; pointer: string } {
 
 /** JSON pointers in document order: segment by segment, array indexes as numbers. */
 export function comparePointers(a: string, b: string): number {
-  const x = a.split("/");
-  const y = b.split("/");
+  return compareSegments(a.split("/"), b.split("/"));
+}
+
+function compareSegments(x: string[], y: string[]): number {
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
     if (x[i] === y[i]) continue;
     const m = Number(x[i]);
@@ -177,48 +179,74 @@ export function comparePointers(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/** A tab's rows as its files have them: files in listing order, entries in document order. */
+/** A tab's rows as its files have them: files in listing order, entries in document order (the
+ * server lists them so: then nothing is sorted, only checked). */
 function inFileOrder(view: SourceView): Row[] {
   const fileRank = new Map(view.files.map((f, i) => [f.path, i]));
-  const rank = (path: string) => fileRank.get(path) ?? view.files.length;
   const rows: Row[] = [
     ...view.hooks.map((hook): Row => ({ kind: "hook", hook })),
     ...view.broken.map((diagnostic): Row => ({ kind: "broken", diagnostic, source: view.source })),
   ];
-  return rows
-    .map((row) => ({ row, place: rowPlace(row) }))
-    .sort((a, b) => rank(a.place.path) - rank(b.place.path) || a.place.path.localeCompare(b.place.path) || comparePointers(a.place.pointer, b.place.pointer))
-    .map(({ row }) => row);
+  type Placed = { row: Row; rank: number; path: string; pointer: string[] };
+  const placed = rows.map((row): Placed => {
+    const { path, pointer } = rowPlace(row);
+    return { row, rank: fileRank.get(path) ?? view.files.length, path, pointer: pointer.split("/") };
+  });
+  const byPlace = (a: Placed, b: Placed) => a.rank - b.rank || (a.path === b.path ? 0 : a.path.localeCompare(b.path)) || compareSegments(a.pointer, b.pointer);
+  const sorted = placed.every((p, i) => i === 0 || byPlace(placed[i - 1]!, p) <= 0);
+  return (sorted ? placed : placed.sort(byPlace)).map(({ row }) => row);
+}
+
+/** A tab's rows made ready for filtering, once per listing: in file order, with their events and
+ * (made at the first filter by words) their lower-case search texts. A filter is then a scan of
+ * strings: nothing is sorted or read again. */
+export interface RowIndex {
+  rows: Row[];
+  events: string[];
+  /** The events for the event filter, in the order of their groups. */
+  choices: string[];
+  text(): string[];
+}
+
+const indexes = new WeakMap<SourceView, RowIndex>();
+
+export function indexRows(view: SourceView): RowIndex {
+  let index = indexes.get(view);
+  if (!index) {
+    const rows = inFileOrder(view);
+    const events = rows.map(rowEvent);
+    const choices = new Set(events);
+    choices.delete("");
+    let text: string[] | null = null;
+    index = { rows, events, choices: [...choices].sort(byCatalogue), text: () => (text ??= rows.map((r) => rowText(r).toLowerCase())) };
+    indexes.set(view, index);
+  }
+  return index;
 }
 
 /** Rows of one tab that pass the filter, one group per catalogue event (catalogue order,
  * unknown events last); in a group, rows stand where they are in their files, broken entries
  * among them. */
 export function groupRows(view: SourceView, filter: Filter): EventGroup[] {
-  const rows = inFileOrder(view);
+  const index = indexRows(view);
+  const { rows, events } = index;
   const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
+  const text = words.length ? index.text() : [];
   const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const event = rowEvent(row);
+  for (let i = 0; i < rows.length; i++) {
+    const event = events[i]!;
     if (filter.event && event !== filter.event) continue;
-    if (words.length) {
-      const text = rowText(row).toLowerCase();
-      if (!words.every((w) => text.includes(w))) continue;
-    }
+    if (words.length && !words.every((w) => text[i]!.includes(w))) continue;
     let group = groups.get(event);
     if (!group) groups.set(event, (group = []));
-    group.push(row);
+    group.push(rows[i]!);
   }
   return [...groups.entries()].map(([event, rows]) => ({ event, rows })).sort((a, b) => byCatalogue(a.event, b.event));
 }
 
 /** The events of a tab's rows for the event filter, in the order of their groups. */
 export function eventsOf(view: SourceView): string[] {
-  const events = new Set<string>();
-  for (const hook of view.hooks) events.add(hook.catalogueEvent);
-  for (const d of view.broken) events.add(d.entry?.catalogueEvent ?? d.entry?.event ?? "");
-  events.delete("");
-  return [...events].sort(byCatalogue);
+  return indexRows(view).choices;
 }
 
 const ORDER = new Map(Object.keys(HOOK_EVENTS).map((e, i) => [e, i]));
@@ -270,14 +298,14 @@ export function hookName(hook: { event: string; matcher: string | null }): strin
  * the file; a number if even that is shared (two identical entries in one file).
  */
 export function rowNames(hooks: HookEntry[], shortPath: (path: string) => string): Map<string, string> {
-  const first = (h: HookEntry) => `${hookName(h)} · ${h.command.length > 60 ? `${h.command.slice(0, 57)}…` : h.command}`;
-  const withFile = (h: HookEntry) => `${first(h)} · ${shortPath(h.path)}`;
+  const firsts = hooks.map((h) => `${hookName(h)} · ${h.command.length > 60 ? `${h.command.slice(0, 57)}…` : h.command}`);
   const names = new Map<string, string>();
   const counts = new Map<string, number>();
-  for (const h of hooks) counts.set(first(h), (counts.get(first(h)) ?? 0) + 1);
+  for (const first of firsts) counts.set(first, (counts.get(first) ?? 0) + 1);
   const seen = new Map<string, number>();
-  for (const h of hooks) {
-    let name = counts.get(first(h))! > 1 ? withFile(h) : first(h);
+  for (const [i, h] of hooks.entries()) {
+    const first = firsts[i]!;
+    let name = counts.get(first)! > 1 ? `${first} · ${shortPath(h.path)}` : first;
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
     if (n > 1) name = `${name} (${n})`;
