@@ -184,6 +184,16 @@ describe("settings page: one page that scales", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
     await expect.poll(() => section(page, "PostToolUse").locator("li.hook").count()).toBeGreaterThan(0);
+    // The keyboard walks the rows past the first screen (each row: Test, Why, Edit, Delete, Copy path).
+    await view.evaluate((el) => (el.scrollTop = 0));
+    await panel(page).locator("li.hook [data-action=test]").first().focus();
+    for (let i = 0; i < 5 * 30; i++) await page.keyboard.press("Tab");
+    const focused = () =>
+      page.locator("wave-hooks-page").evaluate((el) => {
+        const row = el.shadowRoot!.activeElement?.closest("li.hook");
+        return row ? `${row.closest("ul")!.getAttribute("aria-label")} ${row.getAttribute("aria-posinset")}` : null;
+      });
+    await expect.poll(focused).toBe("PreToolUse 31");
     await expectAccessible(page, "3,000 hooks, deep in a group");
     expect(problems).toEqual([]);
   });

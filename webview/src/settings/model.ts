@@ -160,7 +160,8 @@ function rowText(row: Row): string {
 }
 
 function rowPlace(row: Row): { path: string; pointer: string } {
-  return row.kind === "hook" ? row.hook : { path: row.diagnostic.path, pointer: row.diagnostic.pointer ?? "" };
+  // (`?? ""`: a shell's own listing may leave a hook's pointer out)
+  return row.kind === "hook" ? { path: row.hook.path, pointer: row.hook.pointer ?? "" } : { path: row.diagnostic.path, pointer: row.diagnostic.pointer ?? "" };
 }
 
 /** JSON pointers in document order: segment by segment, array indexes as numbers. */
