@@ -6,6 +6,7 @@ import { DIAGNOSTIC_CODES } from "../src/protocol/generated";
 import {
   bySource,
   canChange,
+  comparePointers,
   diagnosticLine,
   diagnosticText,
   eventSummary,
@@ -281,6 +282,27 @@ describe("where an edited input stops being JSON", () => {
       expect([text, jsonErrorAt(text)]).toEqual([text, at]);
       if (at === null) expect(() => JSON.parse(text)).not.toThrow();
       else expect(() => JSON.parse(text)).toThrow();
+    }
+  });
+});
+
+describe("comparePointers", () => {
+  it("orders JSON pointers as their entries stand in the file: index by number, a parent before its children", () => {
+    const inOrder = [
+      "",
+      "/hooks",
+      "/hooks/PostToolUse/0",
+      "/hooks/PreToolUse",
+      "/hooks/PreToolUse/1",
+      "/hooks/PreToolUse/1/hooks/0",
+      "/hooks/PreToolUse/1/hooks/2",
+      "/hooks/PreToolUse/1/hooks/10",
+      "/hooks/PreToolUse/2",
+      "/hooks/PreToolUse/12/hooks/0",
+      "/hooks/PreToolUse/x",
+    ];
+    for (const [i, a] of inOrder.entries()) {
+      for (const [j, b] of inOrder.entries()) expect(Math.sign(comparePointers(a, b)), `${a} vs ${b}`).toBe(Math.sign(i - j));
     }
   });
 });

@@ -543,7 +543,7 @@ export class WaveHooksPage extends LitElement {
     const filtered = this.filter.query || this.filter.event;
     const tops = new Map(this.layout().map((g) => [g.key, g.tops]));
     // Groups not placed yet (a first screen): rows from the top, as many as a tall view shows.
-    let room = shown <= WHOLE_LIST ? Number.MAX_SAFE_INTEGER : 2 * OVERSCAN;
+    let room = shown <= WHOLE_LIST ? Number.MAX_SAFE_INTEGER : innerHeight + OVERSCAN;
     this.drawn = new Map();
     return html`
       ${filtered ? html`<p class="muted" role="status" data-testid="filter-count">${shown ? t("filter.count", { shown, total }) : t("filter.none")}</p>` : nothing}

@@ -164,20 +164,34 @@ function rowPlace(row: Row): { path: string; pointer: string } {
   return row.kind === "hook" ? { path: row.hook.path, pointer: row.hook.pointer ?? "" } : { path: row.diagnostic.path, pointer: row.diagnostic.pointer ?? "" };
 }
 
-/** JSON pointers in document order: segment by segment, array indexes as numbers. */
+/** JSON pointers in document order: segment by segment, array indexes as numbers. (Read in
+ * place, nothing split: a listing of thousands of hooks is checked pair by pair.) */
 export function comparePointers(a: string, b: string): number {
-  return compareSegments(a.split("/"), b.split("/"));
+  if (a === b) return 0;
+  let i = 0;
+  const n = Math.min(a.length, b.length);
+  while (i < n && a[i] === b[i]) i++;
+  const from = a.lastIndexOf("/", i - 1) + 1; // the segment they differ in starts here in both
+  const x = a.slice(from, until(a, from));
+  const y = b.slice(from, until(b, from));
+  if (x === y) return segments(a, from) - segments(b, from); // one is the other and more
+  const m = Number(x);
+  const k = Number(y);
+  if (x !== "" && y !== "" && Number.isInteger(m) && Number.isInteger(k)) return m - k;
+  return x < y ? -1 : 1;
 }
 
-function compareSegments(x: string[], y: string[]): number {
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] === y[i]) continue;
-    const m = Number(x[i]);
-    const n = Number(y[i]);
-    if (x[i] !== "" && y[i] !== "" && Number.isInteger(m) && Number.isInteger(n)) return m - n;
-    return x[i]! < y[i]! ? -1 : 1;
-  }
-  return x.length - y.length;
+/** Where the segment starting at `from` ends. */
+function until(s: string, from: number): number {
+  const end = s.indexOf("/", from);
+  return end < 0 ? s.length : end;
+}
+
+/** How many segments start at or after `from`. */
+function segments(s: string, from: number): number {
+  let count = 1;
+  for (let i = s.indexOf("/", from); i >= 0; i = s.indexOf("/", i + 1)) count++;
+  return count;
 }
 
 /** A tab's rows as its files have them: files in listing order, entries in document order (the
@@ -188,12 +202,12 @@ function inFileOrder(view: SourceView): Row[] {
     ...view.hooks.map((hook): Row => ({ kind: "hook", hook })),
     ...view.broken.map((diagnostic): Row => ({ kind: "broken", diagnostic, source: view.source })),
   ];
-  type Placed = { row: Row; rank: number; path: string; pointer: string[] };
+  type Placed = { row: Row; rank: number; path: string; pointer: string };
   const placed = rows.map((row): Placed => {
     const { path, pointer } = rowPlace(row);
-    return { row, rank: fileRank.get(path) ?? view.files.length, path, pointer: pointer.split("/") };
+    return { row, rank: fileRank.get(path) ?? view.files.length, path, pointer };
   });
-  const byPlace = (a: Placed, b: Placed) => a.rank - b.rank || (a.path === b.path ? 0 : a.path.localeCompare(b.path)) || compareSegments(a.pointer, b.pointer);
+  const byPlace = (a: Placed, b: Placed) => a.rank - b.rank || (a.path === b.path ? 0 : a.path.localeCompare(b.path)) || comparePointers(a.pointer, b.pointer);
   const sorted = placed.every((p, i) => i === 0 || byPlace(placed[i - 1]!, p) <= 0);
   return (sorted ? placed : placed.sort(byPlace)).map(({ row }) => row);
 }
