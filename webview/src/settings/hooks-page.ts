@@ -32,6 +32,7 @@ import {
   type SourceView,
   bySource,
   groupRows,
+  indexRows,
   hookName,
   initialTab,
   orphanProblems,
@@ -310,6 +311,15 @@ export class WaveHooksPage extends LitElement {
     this.loading = false;
     this.list = this.keepUnchanged(list);
     this.loadError = null;
+    // The shown tab's search texts are made while nothing else runs: the first word typed in the
+    // filter then only scans them.
+    const shown = this.list;
+    requestIdleCallback(
+      () => {
+        if (this.list === shown) indexRows(this.view.views[this.currentTab(this.view.views)]).text();
+      },
+      { timeout: 2000 },
+    );
   }
 
   /** The new list, with the previous entry objects where nothing about them changed (their rows
