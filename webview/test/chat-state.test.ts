@@ -231,4 +231,10 @@ describe("chat state", () => {
     s = apply(s, only({ liveHooks: { hooks: [], more: 0 } }));
     expect(s.liveHooks.hooks).toEqual([]);
   });
+
+  it("opens a snapshot without liveHooks (a server from before them) with no running hooks", () => {
+    const { liveHooks: _, ...older } = openResult([user("u1", "hi")]);
+    const s = opened(older as ChatOpenResult);
+    expect(s.liveHooks).toEqual({ hooks: [], more: 0 });
+  });
 });

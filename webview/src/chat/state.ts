@@ -71,7 +71,7 @@ export function opened(result: ChatOpenResult): ChatState {
     queue: result.queuedMessages.slice(),
     queueHeld: result.queueHeld,
     runningHooks: result.runningHooks.slice(),
-    liveHooks: result.liveHooks,
+    liveHooks: result.liveHooks ?? EMPTY.liveHooks, // a server from before liveHooks sends none
     liveAt: now(),
     questions: result.pendingPermissions.slice(),
     asked: result.pendingQuestions.slice(),
