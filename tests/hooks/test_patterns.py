@@ -14,6 +14,15 @@ from wavehost.hooks.catalogue import Event
 from wavehost.hooks.engine import HookEngine
 from wavehost.hooks.sources import load_hook_config
 
+
+@pytest.fixture(autouse=True)
+def patient_callers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Callers here wait for the `re` worker as long as it takes: on a loaded machine starting it
+    can take longer than the default half-second, which would read as "undecided". The tests of
+    deadlines set their own."""
+    monkeypatch.setattr(patterns, "LOOKUP_WAIT", 120.0)
+
+
 ATOMS = st.sampled_from(
     [
         "a",

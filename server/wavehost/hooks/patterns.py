@@ -457,11 +457,11 @@ _local = threading.local()
 
 
 @contextlib.contextmanager
-def deadline(seconds: float = LOOKUP_WAIT) -> Iterator[Deadline]:
+def deadline(seconds: float | None = None) -> Iterator[Deadline]:
     """Bound the time this thread's patterns may wait for the worker, all together (nested
-    deadlines end no later than the outer one)."""
+    deadlines end no later than the outer one); `LOOKUP_WAIT` by default."""
     outer: Deadline | None = getattr(_local, "deadline", None)
-    at = time.monotonic() + seconds
+    at = time.monotonic() + (LOOKUP_WAIT if seconds is None else seconds)
     current = Deadline(min(at, outer.at) if outer is not None else at, outer)
     _local.deadline = current
     try:
