@@ -1,7 +1,12 @@
 """wave/hooks/changed: sent after any config file changes on disk, by any process."""
 
 import asyncio
+import itertools
 import os
+import time
+from pathlib import Path
+
+import pytest
 
 from tests.hooks_doc import hook
 from tests.lsp.client import HostClient, running_server
@@ -38,15 +43,32 @@ async def test_a_settings_folder_created_later_is_watched(workspace: Workspace) 
     assert [h["command"] for h in listed["hooks"]] == ["b"]
 
 
+def _burst(workspace: Workspace, settings: Path, writes: int = 20) -> bool:
+    """Write `settings` `writes` times in a row; True when it was a burst for the watcher: no gap
+    near its 100 ms step, the whole well within its 800 ms debounce (a loaded machine can stall
+    this process between two writes, and two groups of writes are then rightly two changes)."""
+    times = []
+    for i in range(writes):
+        workspace.write(settings, {"hooks": {"Stop": [{"hooks": [hook(f"v{i}")]}]}})
+        times.append(time.monotonic())
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    return max(gaps) < 0.05 and times[-1] - times[0] < 0.4
+
+
 async def test_a_burst_of_writes_is_one_notification(workspace: Workspace) -> None:
     settings = workspace.write(workspace.project_settings, {"hooks": {}})
     async with running_server(workspace) as client:
         await client.watching()
-        for i in range(20):
-            workspace.write(settings, {"hooks": {"Stop": [{"hooks": [hook(f"v{i}")]}]}})
-        await _next_change(client)
-        await asyncio.sleep(1.5)  # more than the debounce: a second notification would be here
-        assert client.changes.empty()
+        for _attempt in range(5):
+            burst = _burst(workspace, settings)
+            await _next_change(client)
+            await asyncio.sleep(1.5)  # more than the debounce: a second notification would be here
+            if burst:
+                assert client.changes.empty()
+                return
+            while not client.changes.empty():  # not a burst: what it caused is not the question
+                client.changes.get_nowait()
+    pytest.skip("the machine never let 20 writes run as a burst (each within 50 ms)")
 
 
 async def test_enabling_a_plugin_is_notified_and_its_file_then_watched(
