@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hook_rows import filled
 from tests.hooks_doc import hooks_doc
 from tests.processes import alive
 from tests.workspace import write_json
@@ -36,7 +37,7 @@ def test_hooks_list_json_shows_hooks_by_source_with_diagnostics(home, project) -
     write_json(paths.project_settings(project), document)
     result = wavehost("hooks", "list", "--project", str(project), "--json", home=home)
     assert result.returncode == 1, result.stderr  # a file has a problem: listed all the same
-    listing = json.loads(result.stdout)
+    listing = filled(json.loads(result.stdout))  # rows compact, as wave/hooks/list answers
     assert listing["project"] == {"dir": str(project), "name": "project", "home": str(home)}
     assert [(h["source"], h["event"], h["command"]) for h in listing["hooks"]] == [
         ("user", "Stop", "echo user"),

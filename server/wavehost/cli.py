@@ -331,10 +331,11 @@ def _chat(args: argparse.Namespace) -> int:
 def _list(project: Path, *, as_json: bool) -> int:
     from wavehost.hooks.dialect_registry import title as dialect_title
     from wavehost.hooks.sources import load_hook_config
-    from wavehost.protocol.settings import HooksListResult
+    from wavehost.protocol.settings import HookEntry, HooksListResult
     from wavehost.settings.listing import listing_of
 
-    result = HooksListResult.of(listing_of(load_hook_config(project), project))
+    listing = listing_of(load_hook_config(project), project)
+    result = HooksListResult.of(listing)  # --json: as wave/hooks/list answers (compact rows)
     # A problem in any file is a failure a script can see: the listing is printed all the same.
     status = LIST_PROBLEMS if result.diagnostics else 0
     if as_json:
@@ -342,7 +343,7 @@ def _list(project: Path, *, as_json: bool) -> int:
         return status
     print(f"Project: {result.project.name} ({result.project.dir})")
     for source, title in SOURCE_TITLES.items():
-        hooks = [h for h in result.hooks if h.source == source]
+        hooks = [HookEntry.of(h) for h in listing.hooks if h.source == source]  # whole rows
         print(f"\n{title} ({len(hooks)})")
         for file in result.config_files:
             if file.source == source and file.exists:
@@ -352,7 +353,8 @@ def _list(project: Path, *, as_json: bool) -> int:
         if not hooks:
             print("  (none)")
         for hook in hooks:
-            extras = [dialect_title(hook.dialect)] if hook.dialect != "wave" else []
+            dialect = hook.dialect or "wave"
+            extras = [dialect_title(dialect)] if dialect != "wave" else []
             extras += [f"timeout {hook.timeout:g}s"] if hook.timeout else []
             extras += ["async"] * bool(hook.async_) + ["asyncRewake"] * bool(hook.async_rewake)
             extras += [f"{hook.type} action"] if hook.type != "command" else []

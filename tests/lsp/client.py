@@ -14,6 +14,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, log_message, register_lsp_features
 
+from tests.hook_rows import filled
 from tests.hooks_doc import hooks_doc
 from tests.workspace import Workspace
 from wavehost.lsp.converter import raw_converter
@@ -225,6 +226,11 @@ class HostClient(LanguageClient):
         await asyncio.wait_for(self.watch_started.wait(), 10)
 
     async def list_hooks(self) -> dict[str, Any]:
+        """The list with its rows filled in from their files, as the page reads it (the wire's
+        own compact rows: `list_hooks_raw`)."""
+        return filled(await self.list_hooks_raw())
+
+    async def list_hooks_raw(self) -> dict[str, Any]:
         result: dict[str, Any] = await self.call(table.HOOKS_LIST.name)
         return result
 

@@ -191,3 +191,35 @@ async def test_the_list_says_where_two_dialects_hooks_both_fire_on_one_call(
         {"event": "Stop", "dialects": ["wave", "copilot"], "subjects": []},
     ]
     assert untrusted["overlaps"] == []
+
+
+async def test_the_rows_on_the_wire_name_their_file_once_and_carry_no_null_or_default(
+    workspace: Workspace,
+) -> None:
+    """5,000 hooks are one answer: a row points at its config file (`file`, an index into
+    `configFiles`) instead of repeating its path, source, read-only-ness and plugin, and leaves
+    out every null and default field; filled in from its file it is the whole row."""
+    _all_sources(workspace)
+    async with running_server(workspace) as client:
+        raw = await client.list_hooks_raw()
+        whole = await client.list_hooks()
+
+    files = raw["configFiles"]
+    by_command = {h["command"]: h for h in raw["hooks"]}
+    assert set(by_command) == {"echo user", "guard", "fmt", "lint"}
+    for row in raw["hooks"]:
+        assert None not in row.values(), row
+        assert not {"path", "source", "readOnly", "plugin", "dialect", "type"} & set(row), row
+    guard = by_command["guard"]
+    assert files[guard["file"]]["path"] == str(workspace.project_settings)
+    assert set(guard) == {"id", "file", "pointer", "event", "matcher", "command", "timeout"}
+    assert files[by_command["lint"]["file"]]["plugin"] == "lint-kit"
+    assert by_command["fmt"]["async"] is True
+    lint = next(h for h in whole["hooks"] if h["command"] == "lint")
+    assert (lint["source"], lint["readOnly"], lint["plugin"]) == ("plugin", True, "lint-kit")
+    assert lint["path"] == str(workspace.plugin_hooks("lint-kit"))
+    assert (lint["type"], lint["catalogueEvent"], lint["timeout"]) == (
+        "command",
+        "PostToolUse",
+        None,
+    )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hook_rows import filled
 from tests.workspace import Workspace
 from wavehost import paths
 from wavehost.protocol.settings import HooksListResult
@@ -73,9 +74,10 @@ def files(workspace: Workspace) -> dict[str, Path]:
 def test_all_three_dialects_are_listed_together_with_badge_source_and_file(
     workspace: Workspace, files: dict[str, Path]
 ) -> None:
-    listing = HooksListResult.of(_service(workspace).list_hooks())  # what the page gets
-    rows = [(h.dialect, h.source, h.event, h.catalogue_event, h.command, h.path)
-            for h in listing.hooks]  # fmt: skip
+    wire = HooksListResult.of(_service(workspace).list_hooks()).to_wire()  # what the page gets
+    listing = filled(wire)  # its rows filled in from their files, as the page does
+    rows = [(h["dialect"], h["source"], h["event"], h["catalogueEvent"], h["command"], h["path"])
+            for h in listing["hooks"]]  # fmt: skip
     assert rows == [
         ("wave", "project", "PreToolUse", "PreToolUse", "./wave.sh", str(files["wave"])),
         ("copilot", "project", "preToolUse", "PreToolUse", "./guard.sh", str(files["copilot"])),
@@ -86,14 +88,14 @@ def test_all_three_dialects_are_listed_together_with_badge_source_and_file(
         ("snow", "project", "beforeToolCall", "PreToolUse", "echo 二", str(files["snow_bare"])),
         ("snow", "user", "onStop", "Stop", "下一步？", str(files["snow_object"])),
     ]
-    by_command = {h.command: h for h in listing.hooks}
-    assert by_command["./audit.sh"].timeout == 10
-    assert by_command["git stash"].timeout == 10  # seconds on the wire (10000 ms in the file)
-    assert by_command["下一步？"].type == "prompt"
-    listed = {(f.dialect, f.path) for f in listing.config_files if f.exists}
+    by_command = {h["command"]: h for h in listing["hooks"]}
+    assert by_command["./audit.sh"]["timeout"] == 10
+    assert by_command["git stash"]["timeout"] == 10  # seconds on the wire (10000 ms in the file)
+    assert by_command["下一步？"]["type"] == "prompt"
+    listed = {(f["dialect"], f["path"]) for f in listing["configFiles"] if f["exists"]}
     assert {("copilot", str(files["copilot"])), ("snow", str(files["snow_bare"])),
             ("snow", str(files["snow_object"]))} <= listed  # fmt: skip
-    assert listing.diagnostics == []
+    assert listing["diagnostics"] == []
 
 
 def test_the_files_of_every_dialect_can_be_opened(

@@ -1,6 +1,6 @@
-import type { HookEntry, HooksListResult } from "../src/protocol/generated";
+import type { HookRow, HooksList } from "../src/settings/model";
 
-export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "source">): HookEntry {
+export function hook(overrides: Partial<HookRow> & Pick<HookRow, "id" | "source">): HookRow {
   return {
     path: `/home/u/.wave/settings.json`,
     pointer: "/hooks/PreToolUse/0/hooks/0",
@@ -24,7 +24,7 @@ export function hook(overrides: Partial<HookEntry> & Pick<HookEntry, "id" | "sou
   };
 }
 
-export function listing(): HooksListResult {
+export function listing(): HooksList {
   return {
     project: { dir: "/work/demo", name: "demo", home: "/home/u" },
     configFiles: [

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { setLang } from "../src/i18n";
 import { HooksActions } from "../src/settings/actions";
 import { RequestTimeoutError } from "../src/transport/rpc";
-import { hook } from "./fixtures";
+import { hook, listing } from "./fixtures";
 import { FakeVsCodeHost } from "./vscode-api-mock";
 
 afterEach(() => vi.useRealTimers());
@@ -85,12 +85,21 @@ describe("Edit", () => {
 });
 
 describe("Delete", () => {
-  it("sends the hook's id", async () => {
+  it("sends the hook's id; the answer's rows come filled in from their files", async () => {
     const host = new FakeVsCodeHost();
     const done = new HooksActions(host.rpc()).deleteHook(hook({ id: "abc", source: "project" }));
     const request = await host.nextRequest("wave/hooks/delete");
     expect(request.params).toEqual({ id: "abc" });
-    host.deliver({ kind: "response", id: request.id, result: { deleted: {} } });
-    await expect(done).resolves.toEqual({ deleted: {} });
+    const { configFiles, ...rest } = listing();
+    const row = { id: "p2", file: 1, pointer: "/hooks/Stop/0/hooks/0", event: "Stop", command: "./after.sh" };
+    const lastRuns = [{ hookId: "p2" }];
+    const wire = { ...rest, configFiles, hooks: [row] };
+    host.deliver({ kind: "response", id: request.id, result: { deleted: { ...row, id: "abc" }, listing: wire, lastRuns } });
+    const answer = await done;
+    expect(answer.lastRuns).toEqual(lastRuns);
+    expect(answer.deleted).toMatchObject({ id: "abc", source: "project", path: "/work/demo/.wave/settings.json" });
+    expect(answer.listing.hooks).toEqual([
+      hook({ id: "p2", source: "project", path: "/work/demo/.wave/settings.json", pointer: "/hooks/Stop/0/hooks/0", event: "Stop", matcher: null, command: "./after.sh" }),
+    ]);
   });
 });

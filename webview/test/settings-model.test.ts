@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { STRINGS } from "../src/i18n";
 import { displayPath } from "../src/paths";
-import { DIAGNOSTIC_CODES } from "../src/protocol/generated";
+import { DIAGNOSTIC_CODES, type HookEntry, type HooksListResult } from "../src/protocol/generated";
 import {
   bySource,
   canChange,
@@ -14,9 +14,11 @@ import {
   groupRows,
   hookName,
   initialTab,
+  listOf,
   orphanProblems,
   plainReason,
   rowNames,
+  rowOf,
   tabBadge,
 } from "../src/settings/model";
 import { RemoteError, RequestTimeoutError } from "../src/transport/rpc";
@@ -304,5 +306,46 @@ describe("comparePointers", () => {
     for (const [i, a] of inOrder.entries()) {
       for (const [j, b] of inOrder.entries()) expect(Math.sign(comparePointers(a, b)), `${a} vs ${b}`).toBe(Math.sign(i - j));
     }
+  });
+});
+
+describe("listOf: compact wire rows filled in from their files", () => {
+  const files = listing().configFiles;
+  const wire = (hooks: HookEntry[]): HooksListResult => ({ ...listing(), hooks });
+
+  it("a row says only what it has: the rest is its file's, or the default", () => {
+    const [row] = listOf(wire([{ id: "g1", file: 3, pointer: "/hooks/Stop/0/hooks/0", event: "Stop", command: "prettier --write" }])).hooks;
+    expect(row).toEqual({
+      id: "g1",
+      source: "plugin",
+      path: "/home/u/.wave/plugins/fmt/hooks/hooks.json",
+      pointer: "/hooks/Stop/0/hooks/0",
+      readOnly: true,
+      event: "Stop",
+      catalogueEvent: "Stop",
+      matcher: null,
+      if: null,
+      type: "command",
+      command: "prettier --write",
+      timeout: null,
+      async: null,
+      asyncRewake: null,
+      statusMessage: null,
+      description: null,
+      plugin: "fmt",
+      dialect: "wave",
+      untrusted: null,
+      disabled: null,
+    });
+  });
+
+  it("what a row has wins over its file's, an explicit null included", () => {
+    const entry: HookEntry = { id: "c1", file: 3, pointer: "/p", event: "preToolUse", catalogueEvent: "PreToolUse", command: "x", plugin: null, dialect: "copilot", type: "http", readOnly: false };
+    expect(rowOf(entry, files)).toMatchObject({ plugin: null, dialect: "copilot", type: "http", readOnly: false, catalogueEvent: "PreToolUse", source: "plugin" });
+  });
+
+  it("a row whose file is not listed carries its own path and source", () => {
+    const entry: HookEntry = { id: "x1", path: "/elsewhere/settings.json", source: "user", readOnly: true, pointer: "/p", event: "Stop", command: "x" };
+    expect(rowOf(entry, files)).toMatchObject({ path: "/elsewhere/settings.json", source: "user", readOnly: true });
   });
 });

@@ -30,7 +30,6 @@ from wavehost.protocol.inspector import (
 )
 from wavehost.protocol.mcp import McpListParams, McpListResult
 from wavehost.protocol.settings import (
-    HookEntry,
     HooksDeleteParams,
     HooksDeleteResult,
     HooksListParams,
@@ -134,10 +133,8 @@ class SettingsFeature:
                 seen(snapshot)
         log.info("deleted hook %s from %s", request.id, deleted.path)
         runs = await self._run(self.settings.last_runs, listing)
-        now = HooksListResult.of(listing)
-        last_runs = [HookRunEntry.of(r) for r in runs]
-        result = HooksDeleteResult(deleted=HookEntry.of(deleted), listing=now, last_runs=last_runs)
-        return dump(result)
+        result = HooksDeleteResult.of(deleted, listing, [HookRunEntry.of(r) for r in runs])
+        return await off_loop(dump, result)
 
     async def hooks_prefill(self, params: Params) -> dict[str, Any]:
         request = parse(HooksPrefillParams, params, table.HOOKS_PREFILL)

@@ -1,9 +1,9 @@
 """Wire models of the settings page's methods, and the mapping from the settings service's domain
 types to them."""
 
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from wavehost.hooks.config import Diagnostic, DiagnosticCode
 from wavehost.hooks.dialect_registry import FileFormat
@@ -65,14 +65,32 @@ class ConfigFileEntry(WireModel):
 
 
 class HookEntry(WireModel):
+    """One listed hook, as compact as the page can read it: 5,000 of them go in one answer.
+
+    Unlike the rest of the wire, a row leaves out what it can: a null or default field is absent,
+    and what its config file says (`configFiles[file]`: its path, source, whether it is read-only,
+    its plugin, dialect and trust) is not repeated unless the hook differs from its file (then
+    the field is there, null included). `catalogueEvent` absent: the same as `event`. The page
+    fills a row back in from its file (`webview/src/settings/model.ts`, `rowOf`).
+    """
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+
     id: str
-    source: HookSource
-    path: str
+    file: int | None = Field(
+        default=None,
+        description="Its config file: an index into the answer's `configFiles`; absent only when "
+        "its file is not among them (then `path` says where it is)",
+    )
+    source: HookSource | None = Field(default=None, description="Absent: its file's")
+    path: str | None = Field(default=None, description="Absent: its file's")
     pointer: str = Field(description="Where the handler is in its file (JSON pointer)")
-    read_only: bool
+    read_only: bool | None = Field(default=None, description="Absent: its file's")
     event: str = Field(description="The event as the file names it (`preToolUse`, `onStop`, …)")
-    catalogue_event: str = Field(
-        description="The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`)"
+    catalogue_event: str | None = Field(
+        default=None,
+        description="The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`); "
+        "absent: the same as `event`",
     )
     matcher: str | None = None
     if_: str | None = Field(
@@ -93,38 +111,83 @@ class HookEntry(WireModel):
     async_rewake: bool | None = None
     status_message: str | None = None
     description: str | None = None
-    plugin: str | None = None
-    dialect: HookDialect = Field(default="wave", description="Whose format its file is in")
-    untrusted: bool | None = None
+    plugin: str | None = Field(default=None, description="Absent: its file's")
+    dialect: HookDialect | None = Field(
+        default=None, description="Whose format its file is in; absent: its file's"
+    )
+    untrusted: bool | None = Field(default=None, description="Absent: its file's")
     disabled: bool | None = Field(
         default=None, description="Listed but never run (a Snow action without `enabled: true`)"
     )
 
     @classmethod
-    def of(cls, listed: ListedHook) -> Self:
+    def of(cls, listed: ListedHook, files: "FileTable | None" = None) -> Self:
+        """The row of `listed`. With `files` (the answer's), a compact row: only the fields set
+        here are sent (`to_row`), and what its file says is left out; without, a whole row."""
         handler = listed.handler
-        return cls(
-            id=handler.id,
-            source=listed.source,
-            path=str(listed.path),
-            pointer=handler.pointer,
-            read_only=listed.read_only,
-            event=handler.event_name,
-            catalogue_event=handler.event.name,
-            matcher=handler.matcher.source,
-            if_=handler.if_rule,
-            type=handler.kind,
-            command=handler.command,
-            timeout=handler.timeout,
-            async_=handler.is_async or None,
-            async_rewake=handler.async_rewake or None,
-            status_message=handler.status_message,
-            description=handler.description,
-            plugin=handler.plugin,
-            dialect=handler.file_format,
-            untrusted=handler.untrusted or None,
-            disabled=handler.disabled or None,
-        )
+        path = str(listed.path)
+        found = files.get(path) if files is not None else None
+        row: dict[str, Any] = {
+            "id": handler.id,
+            "pointer": handler.pointer,
+            "event": handler.event_name,
+            "command": handler.command,
+        }
+        # What its file says too: left out where the same (an explicit null where it differs).
+        own = {
+            "source": listed.source,
+            "read_only": listed.read_only,
+            "plugin": handler.plugin,
+            "dialect": handler.file_format,
+            "untrusted": handler.untrusted or None,
+        }
+        if found is None:
+            row.update(own, path=path)
+        else:
+            index, file = found
+            row["file"] = index
+            of_file = {
+                "source": file.source,
+                "read_only": file.read_only,
+                "plugin": file.plugin,
+                "dialect": file.dialect,
+                "untrusted": file.untrusted,
+            }
+            row.update((k, v) for k, v in own.items() if v != of_file[k])
+        optional = {
+            "catalogue_event": handler.event.name if handler.event.name != row["event"] else None,
+            "matcher": handler.matcher.source,
+            "if_": handler.if_rule,
+            "type": handler.kind if handler.kind != "command" else None,
+            "timeout": handler.timeout,
+            "async_": handler.is_async or None,
+            "async_rewake": handler.async_rewake or None,
+            "status_message": handler.status_message,
+            "description": handler.description,
+            "disabled": handler.disabled or None,
+        }
+        if found is None:
+            row.update(optional, catalogue_event=handler.event.name, type=handler.kind)
+        else:
+            row.update((k, v) for k, v in optional.items() if v is not None)
+        return cls(**row)
+
+    def to_row(self) -> dict[str, Any]:
+        """Its JSON form: only the fields it was given (`of`)."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+class FileTable:
+    """The answer's config files by path: each one's index in `configFiles` and its entry (the
+    first, should a path be listed twice)."""
+
+    def __init__(self, files: "list[ConfigFileEntry]") -> None:
+        self._by_path: dict[str, tuple[int, ConfigFileEntry]] = {}
+        for index, entry in enumerate(files):
+            self._by_path.setdefault(entry.path, (index, entry))
+
+    def get(self, path: str) -> "tuple[int, ConfigFileEntry] | None":
+        return self._by_path.get(path)
 
 
 class DiagnosticEntryRef(WireModel):
@@ -225,14 +288,16 @@ class HooksListResult(WireModel):
 
     @classmethod
     def of(cls, listing: HooksListing) -> Self:
+        config_files = [ConfigFileEntry.of(f) for f in listing.files]
+        files = FileTable(config_files)
         return cls(
             project=ProjectInfo(
                 dir=str(listing.project_dir),
                 name=listing.project_name,
                 home=str(listing.home) if listing.home is not None else None,
             ),
-            config_files=[ConfigFileEntry.of(f) for f in listing.files],
-            hooks=[HookEntry.of(h) for h in listing.hooks],
+            config_files=config_files,
+            hooks=[HookEntry.of(h, files) for h in listing.hooks],
             diagnostics=[DiagnosticEntry.of(d) for d in listing.diagnostics],
             trusted=listing.trusted,
             hooks_disabled_by=str(listing.disabled_by) if listing.disabled_by else None,
@@ -247,6 +312,12 @@ class HooksListResult(WireModel):
                 for d in listing.dialects_off
             ],
         )
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON form; its hook rows compact (`HookEntry`)."""
+        wire = self.model_dump(mode="json", by_alias=True, exclude={"hooks"})
+        rows = self.model_dump(mode="json", by_alias=True, include={"hooks"}, exclude_unset=True)
+        return {**wire, "hooks": rows["hooks"]}
 
 
 class PayloadProblemEntry(WireModel):
@@ -285,6 +356,8 @@ class HooksDeleteParams(WireModel):
 
 
 class HooksDeleteResult(WireModel):
+    """`deleted`'s `file` is an index into `listing.configFiles`."""
+
     deleted: HookEntry
     listing: "HooksListResult" = Field(
         description="The list as it is after the delete (what wave/hooks/list would answer now): "
@@ -295,6 +368,17 @@ class HooksDeleteResult(WireModel):
         "wave/hooks/history without an id would answer now): the ids after the deleted hook "
         "moved, their runs with them"
     )
+
+    @classmethod
+    def of(cls, deleted: ListedHook, listing: HooksListing, last_runs: list[HookRunEntry]) -> Self:
+        now = HooksListResult.of(listing)
+        files = FileTable(now.config_files)
+        return cls(deleted=HookEntry.of(deleted, files), listing=now, last_runs=last_runs)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON form; its hook rows compact (`HookEntry`)."""
+        wire = self.model_dump(mode="json", by_alias=True, exclude={"deleted", "listing"})
+        return {**wire, "deleted": self.deleted.to_row(), "listing": self.listing.to_wire()}
 
 
 class OpenConfigFileParams(WireModel):

@@ -5,8 +5,7 @@
 
 import { t } from "../i18n";
 import { displayPath } from "../paths";
-import type { HooksListResult } from "../protocol/generated";
-import { bySource, diagnosticLine, dialectTitle } from "../settings/model";
+import { type HooksList, bySource, diagnosticLine, dialectTitle } from "../settings/model";
 
 /** Why hooks the user has do not run, the gravest first. */
 export type HooksOff =
@@ -16,7 +15,7 @@ export type HooksOff =
   | { kind: "dialectOff"; dialect: string; hooks: number; file: string };
 
 /** Every reason in force, gravest first: all hooks off, then whole files lost, then the rest. */
-export function hooksOff(list: HooksListResult): HooksOff[] {
+export function hooksOff(list: HooksList): HooksOff[] {
   const found: HooksOff[] = [];
   if (list.hooksDisabledBy) found.push({ kind: "disabled", file: list.hooksDisabledBy });
   const views = bySource(list);

@@ -15,7 +15,8 @@ import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, state } from "lit/decorators.js";
 
 import { type Lang, lang, t } from "../i18n";
-import { type HooksListResult, METHODS, SHELL_COMMANDS } from "../protocol/generated";
+import { METHODS, SHELL_COMMANDS } from "../protocol/generated";
+import { type HooksList, listOf } from "../settings/model";
 import { base } from "../styles";
 import type { RpcClient } from "../transport/rpc";
 import { type HooksOff, hooksOff, offText } from "./hooks-off";
@@ -56,7 +57,7 @@ export class WaveHooksStatus extends LitElement {
   @property({ attribute: false }) language: Lang = lang();
   /** Whether the shell has a trust action of its own (VS Code, JetBrains; not a browser). */
   @property({ type: Boolean }) canTrust = false;
-  @state() private list: HooksListResult | null = null;
+  @state() private list: HooksList | null = null;
   private seq = 0;
   private unsubscribe: (() => void) | null = null;
 
@@ -77,7 +78,7 @@ export class WaveHooksStatus extends LitElement {
     const seq = ++this.seq;
     try {
       const list = await this.rpc.request(METHODS.HOOKS_LIST, {});
-      if (seq === this.seq) this.list = list;
+      if (seq === this.seq) this.list = listOf(list);
     } catch {
       if (seq === this.seq) this.list = null;
     }

@@ -829,51 +829,78 @@ export interface ExplainStep {
   cases: ExplainCase[];
 }
 /**
+ * One listed hook, as compact as the page can read it: 5,000 of them go in one answer.
+ *
+ * Unlike the rest of the wire, a row leaves out what it can: a null or default field is absent,
+ * and what its config file says (`configFiles[file]`: its path, source, whether it is read-only,
+ * its plugin, dialect and trust) is not repeated unless the hook differs from its file (then
+ * the field is there, null included). `catalogueEvent` absent: the same as `event`. The page
+ * fills a row back in from its file (`webview/src/settings/model.ts`, `rowOf`).
+ *
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "HookEntry".
  */
 export interface HookEntry {
   id: string;
-  source: "user" | "project" | "plugin";
-  path: string;
+  /**
+   * Its config file: an index into the answer's `configFiles`; absent only when its file is not among them (then `path` says where it is)
+   */
+  file?: number | null;
+  /**
+   * Absent: its file's
+   */
+  source?: ("user" | "project" | "plugin") | null;
+  /**
+   * Absent: its file's
+   */
+  path?: string | null;
   /**
    * Where the handler is in its file (JSON pointer)
    */
   pointer: string;
-  readOnly: boolean;
+  /**
+   * Absent: its file's
+   */
+  readOnly?: boolean | null;
   /**
    * The event as the file names it (`preToolUse`, `onStop`, …)
    */
   event: string;
   /**
-   * The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`)
+   * The wavehost event it runs on (a `HOOK_EVENTS` key, e.g. `PreToolUse`); absent: the same as `event`
    */
-  catalogueEvent: string;
-  matcher: string | null;
+  catalogueEvent?: string | null;
+  matcher?: string | null;
   /**
    * Claude Code's `if`: the permission rule a tool call must match to start it
    */
-  if: string | null;
+  if?: string | null;
   /**
    * How it runs. Claude Code's `http`, `prompt` (a model call), `agent` (a subagent) and `mcp_tool` run no command: `command` names them (the URL, the prompt, `server/tool`). Snow's `prompt` (asks the user) and `context` (static text) actions: `command` holds their text
    */
-  type: "command" | "http" | "prompt" | "agent" | "mcp_tool" | "context";
+  type?: "command" | "http" | "prompt" | "agent" | "mcp_tool" | "context";
   command: string;
-  timeout: number | null;
-  async: boolean | null;
-  asyncRewake: boolean | null;
-  statusMessage: string | null;
-  description: string | null;
-  plugin: string | null;
+  timeout?: number | null;
+  async?: boolean | null;
+  asyncRewake?: boolean | null;
+  statusMessage?: string | null;
+  description?: string | null;
   /**
-   * Whose format its file is in
+   * Absent: its file's
    */
-  dialect: "wave" | "claude" | "copilot" | "snow";
-  untrusted: boolean | null;
+  plugin?: string | null;
+  /**
+   * Whose format its file is in; absent: its file's
+   */
+  dialect?: ("wave" | "claude" | "copilot" | "snow") | null;
+  /**
+   * Absent: its file's
+   */
+  untrusted?: boolean | null;
   /**
    * Listed but never run (a Snow action without `enabled: true`)
    */
-  disabled: boolean | null;
+  disabled?: boolean | null;
 }
 /**
  * One recorded run of a hook (output cut to its first lines).
@@ -932,6 +959,8 @@ export interface HooksDeleteParams {
   id: string;
 }
 /**
+ * `deleted`'s `file` is an index into `listing.configFiles`.
+ *
  * This interface was referenced by `ProtocolModels`'s JSON-Schema
  * via the `definition` "HooksDeleteResult".
  */

@@ -17,9 +17,7 @@
 
 import { lang } from "../i18n";
 import {
-  type HookEntry,
-  type HooksDeleteResult,
-  type HooksListResult,
+  type HookRunEntry,
   type HooksPrefillParams,
   type HooksPrefillResult,
   METHODS,
@@ -27,6 +25,7 @@ import {
   SHELL_COMMANDS,
 } from "../protocol/generated";
 import type { RpcClient } from "../transport/rpc";
+import { type HookRow, type HooksList, listOf, rowOf } from "./model";
 
 /** How long Edit waits for the config file to open before it closes the page anyway. */
 export const OPEN_CONFIG_TIMEOUT_MS = 5_000;
@@ -45,8 +44,9 @@ export class HooksActions {
     private readonly openTimeoutMs = OPEN_CONFIG_TIMEOUT_MS,
   ) {}
 
-  list(): Promise<HooksListResult> {
-    return this.rpc.request(METHODS.HOOKS_LIST, {});
+  /** The list, its compact rows filled in from their files. */
+  async list(): Promise<HooksList> {
+    return listOf(await this.rpc.request(METHODS.HOOKS_LIST, {}));
   }
 
   /** New: the seed's template, or a starter hook's prompt (the template filled in). */
@@ -56,7 +56,7 @@ export class HooksActions {
     return prefill;
   }
 
-  async editHook(hook: HookEntry): Promise<EditOutcome> {
+  async editHook(hook: HookRow): Promise<EditOutcome> {
     const prefill = await this.rpc.request(METHODS.HOOKS_PREFILL, {
       action: "edit",
       source: hook.source,
@@ -80,8 +80,10 @@ export class HooksActions {
     return { prompt: prefill.prompt, configPath, openError, opened };
   }
 
-  deleteHook(hook: HookEntry): Promise<HooksDeleteResult> {
-    return this.rpc.request(METHODS.HOOKS_DELETE, { id: hook.id });
+  /** Delete, and the list as it is now with the last runs under its ids (one round trip). */
+  async deleteHook(hook: HookRow): Promise<{ deleted: HookRow; listing: HooksList; lastRuns: HookRunEntry[] }> {
+    const { deleted, listing, lastRuns } = await this.rpc.request(METHODS.HOOKS_DELETE, { id: hook.id });
+    return { deleted: rowOf(deleted, listing.configFiles), listing: listOf(listing), lastRuns };
   }
 
   /** Open a listed config file in the IDE, at `line` when known (a parse error's line). */

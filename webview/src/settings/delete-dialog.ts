@@ -4,9 +4,8 @@ import { LitElement, css, html, nothing } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
 
 import { t } from "../i18n";
-import type { HookEntry } from "../protocol/generated";
 import { base, controls } from "../styles";
-import { hookName } from "./model";
+import { type HookRow, hookName } from "./model";
 
 /**
  * The confirmation before a delete (the seed's 二次确认): which hook, its file, that the file is
@@ -38,10 +37,10 @@ export class WaveDeleteDialog extends LitElement {
   ];
 
   @property({ type: Boolean }) connected = true;
-  @state() private hook: HookEntry | null = null;
+  @state() private hook: HookRow | null = null;
   @query("dialog") private dialog!: HTMLDialogElement;
 
-  async open(hook: HookEntry): Promise<void> {
+  async open(hook: HookRow): Promise<void> {
     this.hook = hook;
     await this.updateComplete;
     if (!this.dialog.open) this.dialog.showModal();
@@ -56,7 +55,7 @@ export class WaveDeleteDialog extends LitElement {
   private confirm(): void {
     const hook = this.hook;
     this.close();
-    if (hook) this.dispatchEvent(new CustomEvent<HookEntry>("confirm-delete", { detail: hook }));
+    if (hook) this.dispatchEvent(new CustomEvent<HookRow>("confirm-delete", { detail: hook }));
   }
 
   override render() {

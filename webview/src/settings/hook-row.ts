@@ -7,22 +7,22 @@
 import { type TemplateResult, css, html, nothing, unsafeCSS } from "lit";
 
 import { type Key, t } from "../i18n";
-import type { DiagnosticEntry, HookEntry, HookRunEntry } from "../protocol/generated";
+import type { DiagnosticEntry, HookRunEntry } from "../protocol/generated";
 import { type InspectorTab, when } from "./inspector";
-import { canChange, dialectTitle, diagnosticLine, diagnosticText, hookName, kindKey } from "./model";
+import { type HookRow, canChange, dialectTitle, diagnosticLine, diagnosticText, hookName, kindKey } from "./model";
 
 /** What a row needs from the page: its state, and what its buttons do. */
 export interface RowContext {
-  name(hook: HookEntry): string;
-  lastRun(hook: HookEntry): HookRunEntry | undefined;
+  name(hook: HookRow): string;
+  lastRun(hook: HookRow): HookRunEntry | undefined;
   shortPath(path: string): string;
   /** The file whose disableAllHooks: true is in force, if any. */
   disabledBy: string | null;
   connected: boolean;
   busy: boolean;
-  inspect(hook: HookEntry, tab: InspectorTab): void;
-  edit(hook: HookEntry): void;
-  askDelete(hook: HookEntry): void;
+  inspect(hook: HookRow, tab: InspectorTab): void;
+  edit(hook: HookRow): void;
+  askDelete(hook: HookRow): void;
   openFile(path: string, line: number | null): void;
   copyPath(path: string): void;
 }
@@ -107,7 +107,7 @@ function renderFile(path: string, ctx: RowContext) {
   >`;
 }
 
-function renderLastRun(hook: HookEntry, name: string, ctx: RowContext) {
+function renderLastRun(hook: HookRow, name: string, ctx: RowContext) {
   const run = ctx.lastRun(hook);
   if (!run) return html`<span data-testid="last-run">${t("row.neverRun")}</span>`;
   const key: Key = run.cancelled ? "row.lastRunCancelled" : run.timedOut ? "row.lastRunTimedOut" : run.blocked ? "row.lastRunBlocked" : "row.lastRun";
@@ -118,7 +118,7 @@ function renderLastRun(hook: HookEntry, name: string, ctx: RowContext) {
   </button>`;
 }
 
-export function renderHookRow(hook: HookEntry, ctx: RowContext, place: RowPlace): TemplateResult {
+export function renderHookRow(hook: HookRow, ctx: RowContext, place: RowPlace): TemplateResult {
   const name = ctx.name(hook);
   const changeable = canChange(hook);
   const off = Boolean(ctx.disabledBy) || Boolean(hook.untrusted) || hook.disabled;

@@ -12,7 +12,7 @@ import { Directive, type ElementPart, directive } from "lit/directive.js";
 
 import { type Lang, lang, t } from "../i18n";
 import { displayPath } from "../paths";
-import { type HookEntry, type HookRunEntry, type HooksListResult, METHODS } from "../protocol/generated";
+import { type HookRunEntry, METHODS } from "../protocol/generated";
 import { recall, remember } from "../storage";
 import { base, controls } from "../styles";
 import type { ToastMessage, WaveToast } from "../toast";
@@ -27,6 +27,8 @@ import type { InspectorTab, WaveHookInspector } from "./inspector";
 import {
   type EventGroup,
   type Filter,
+  type HookRow,
+  type HooksList,
   type Row,
   type Source,
   type SourceView,
@@ -88,7 +90,7 @@ export class WaveHooksPage extends LitElement {
   /** A hook to show (a chat notice's "Show in settings"): its tab, its row scrolled to and focused. */
   @property({ attribute: false }) reveal: string | null = null;
   private revealing: string | null = null;
-  @state() private list: HooksListResult | null = null;
+  @state() private list: HooksList | null = null;
   @state() private loadError: string | null = null;
   @state() private loading = false;
   @state() private selected: Source | null = null;
@@ -106,10 +108,10 @@ export class WaveHooksPage extends LitElement {
   private actions!: HooksActions;
   private unsubscribe: (() => void) | null = null;
   private loadSeq = 0;
-  private derived: { list: HooksListResult; views: Record<Source, SourceView>; names: Map<string, string> } | null = null;
+  private derived: { list: HooksList; views: Record<Source, SourceView>; names: Map<string, string> } | null = null;
   private grouped: { view: SourceView; filter: Filter; groups: EventGroup[] } | null = null;
   /** Each row's template and what it was made from: an unchanged row is not re-evaluated. */
-  private rowCache = new Map<string, { hook: HookEntry; key: string; result: TemplateResult }>();
+  private rowCache = new Map<string, { hook: HookRow; key: string; result: TemplateResult }>();
   /** Measured row heights (px, with the gap below), by row key; their sum and count. */
   private heights = new Map<string, number>();
   private measured = { sum: 0, count: 0 };
@@ -306,7 +308,7 @@ export class WaveHooksPage extends LitElement {
   }
 
   /** Shows a list the server answered with (it wins over any list still being fetched). */
-  private show(list: HooksListResult): void {
+  private show(list: HooksList): void {
     ++this.loadSeq;
     this.loading = false;
     this.list = this.keepUnchanged(list);
@@ -324,7 +326,7 @@ export class WaveHooksPage extends LitElement {
 
   /** The new list, with the previous entry objects where nothing about them changed (their rows
    * then render from cache). */
-  private keepUnchanged(list: HooksListResult): HooksListResult {
+  private keepUnchanged(list: HooksList): HooksList {
     const before = new Map((this.list?.hooks ?? []).map((h) => [h.id, h]));
     const ids = new Set(list.hooks.map((h) => h.id));
     for (const id of this.rowCache.keys()) if (!ids.has(id)) this.rowCache.delete(id);
@@ -396,7 +398,7 @@ export class WaveHooksPage extends LitElement {
     }
   }
 
-  private async onEdit(hook: HookEntry): Promise<void> {
+  private async onEdit(hook: HookRow): Promise<void> {
     this.busy = true;
     try {
       const outcome = await this.actions.editHook(hook);
@@ -430,15 +432,15 @@ export class WaveHooksPage extends LitElement {
     }
   }
 
-  private inspect(hook: HookEntry, tab: InspectorTab): void {
+  private inspect(hook: HookRow, tab: InspectorTab): void {
     void this.inspector.open(hook, this.view.names.get(hook.id) ?? hookName(hook), tab);
   }
 
-  private askDelete(hook: HookEntry): void {
+  private askDelete(hook: HookRow): void {
     void this.deleteDialog.open(hook);
   }
 
-  private async confirmDelete(hook: HookEntry): Promise<void> {
+  private async confirmDelete(hook: HookRow): Promise<void> {
     this.busy = true;
     const name = hookName(hook);
     const file = this.shortPath(hook.path);
@@ -462,8 +464,8 @@ export class WaveHooksPage extends LitElement {
   private readonly parts: RowContext & ProblemsContext = (() => {
     const page = this;
     return {
-      name: (hook: HookEntry) => page.view.names.get(hook.id) ?? hookName(hook),
-      lastRun: (hook: HookEntry) => page.lastRuns.get(hook.id),
+      name: (hook: HookRow) => page.view.names.get(hook.id) ?? hookName(hook),
+      lastRun: (hook: HookRow) => page.lastRuns.get(hook.id),
       shortPath: (path: string) => page.shortPath(path),
       get disabledBy() {
         return page.list?.hooksDisabledBy ?? null;
@@ -474,9 +476,9 @@ export class WaveHooksPage extends LitElement {
       get busy() {
         return page.busy;
       },
-      inspect: (hook: HookEntry, tab: InspectorTab) => page.inspect(hook, tab),
-      edit: (hook: HookEntry) => void page.onEdit(hook),
-      askDelete: (hook: HookEntry) => page.askDelete(hook),
+      inspect: (hook: HookRow, tab: InspectorTab) => page.inspect(hook, tab),
+      edit: (hook: HookRow) => void page.onEdit(hook),
+      askDelete: (hook: HookRow) => page.askDelete(hook),
       openFile: (path: string, line: number | null) => void page.openFile(path, line),
       copyPath: (path: string) => void page.copyPath(path),
       askWave: (path: string, problem: string) => page.askWave(path, problem),
@@ -494,7 +496,7 @@ export class WaveHooksPage extends LitElement {
           </div>`
         : nothing}
       ${!list && !this.loadError ? html`<p class="muted" aria-hidden="true">${t("settings.loading")}</p>` : nothing}
-      <wave-delete-dialog ?connected=${this.connected} @confirm-delete=${(e: CustomEvent<HookEntry>) => void this.confirmDelete(e.detail)}></wave-delete-dialog>
+      <wave-delete-dialog ?connected=${this.connected} @confirm-delete=${(e: CustomEvent<HookRow>) => void this.confirmDelete(e.detail)}></wave-delete-dialog>
       <wave-hook-inspector
         .rpc=${this.rpc}
         .shortPath=${this.shortPath}
@@ -506,7 +508,7 @@ export class WaveHooksPage extends LitElement {
     `;
   }
 
-  private renderList(list: HooksListResult) {
+  private renderList(list: HooksList) {
     const { views } = this.view;
     const source = this.currentTab(views);
     const view = views[source];
@@ -629,7 +631,7 @@ export class WaveHooksPage extends LitElement {
   }
 
   /** A hook's row, re-made only when the entry or something the row shows has changed. */
-  private cachedHook(hook: HookEntry, place: RowPlace): TemplateResult {
+  private cachedHook(hook: HookRow, place: RowPlace): TemplateResult {
     const run = this.lastRuns.get(hook.id);
     const key = [
       place.index,

@@ -5,7 +5,6 @@ import { customElement, property, query, state } from "lit/decorators.js";
 
 import { type Key, t } from "../i18n";
 import {
-  type HookEntry,
   type HookRunEntry,
   type HooksExplainResult,
   type HooksTestResult,
@@ -13,7 +12,7 @@ import {
 } from "../protocol/generated";
 import { base, controls } from "../styles";
 import type { RpcClient } from "../transport/rpc";
-import { dialectTitle } from "./model";
+import { type HookRow, dialectTitle } from "./model";
 import { caseText, inputProblem, outcomeLines, stepText, testErrorText } from "./words";
 
 export type InspectorTab = "history" | "test" | "why";
@@ -167,7 +166,7 @@ export class WaveHookInspector extends LitElement {
   ];
 
   @property({ attribute: false }) rpc!: RpcClient;
-  @property({ attribute: false }) hook: HookEntry | null = null;
+  @property({ attribute: false }) hook: HookRow | null = null;
   @property({ attribute: false }) name = "";
   @property({ attribute: false }) shortPath: (path: string) => string = (p) => p;
   @property({ type: Boolean }) connected = true;
@@ -186,7 +185,7 @@ export class WaveHookInspector extends LitElement {
   @state() private running = false;
   @query("dialog") private dialog!: HTMLDialogElement;
 
-  async open(hook: HookEntry, name: string, tab: InspectorTab): Promise<void> {
+  async open(hook: HookRow, name: string, tab: InspectorTab): Promise<void> {
     this.hook = hook;
     this.name = name;
     this.runs = null;
@@ -362,7 +361,7 @@ export class WaveHookInspector extends LitElement {
     </table>`;
   }
 
-  private renderTest(hook: HookEntry) {
+  private renderTest(hook: HookRow) {
     const r = this.result;
     const label = hook.dialect === "copilot" || hook.dialect === "snow" ? t("test.stdinDialect", { dialect: dialectTitle(hook.dialect) }) : t("test.stdinWave");
     return html`
@@ -406,7 +405,7 @@ export class WaveHookInspector extends LitElement {
     `;
   }
 
-  private renderWhy(hook: HookEntry) {
+  private renderWhy(hook: HookRow) {
     const e = this.explanation;
     if (!e) return html`<p class="muted">${t("settings.loading")}</p>`;
     return html`<p data-testid="why-verdict"><strong>${e.fires ? t("why.fires") : t("why.stops")}</strong></p>

@@ -16,8 +16,71 @@ import {
 } from "../protocol/generated";
 import { ConnectionClosedError, RemoteError, RequestTimeoutError } from "../transport/rpc";
 
-export type Source = HookEntry["source"];
+export type Source = NonNullable<HookEntry["source"]>;
 export const SOURCES: readonly Source[] = ["user", "project", "plugin"];
+
+/** A listed hook as the page reads it: its wire row (`HookEntry`, compact) filled in from its
+ * config file and the defaults, every field there. */
+export interface HookRow {
+  id: string;
+  source: Source;
+  /** Its config file (absolute). */
+  path: string;
+  pointer: string;
+  readOnly: boolean;
+  event: string;
+  catalogueEvent: string;
+  matcher: string | null;
+  if: string | null;
+  type: NonNullable<HookEntry["type"]>;
+  command: string;
+  timeout: number | null;
+  async: boolean | null;
+  asyncRewake: boolean | null;
+  statusMessage: string | null;
+  description: string | null;
+  plugin: string | null;
+  dialect: NonNullable<HookEntry["dialect"]>;
+  untrusted: boolean | null;
+  disabled: boolean | null;
+}
+
+/** The hooks list with its rows filled in (`listOf`). */
+export type HooksList = Omit<HooksListResult, "hooks"> & { hooks: HookRow[] };
+
+/** A wire row filled in: what it leaves out is its file's (`configFiles[file]`), or the default;
+ * a field it has (null included) is its own. */
+export function rowOf(entry: HookEntry, files: readonly ConfigFileEntry[]): HookRow {
+  const file = entry.file === undefined || entry.file === null ? undefined : files[entry.file];
+  const mine = <T>(value: T | undefined, fromFile: T): T => (value === undefined ? fromFile : value);
+  return {
+    id: entry.id,
+    source: mine(entry.source ?? undefined, file?.source ?? "user"),
+    path: mine(entry.path ?? undefined, file?.path ?? ""),
+    pointer: entry.pointer,
+    readOnly: mine(entry.readOnly ?? undefined, file?.readOnly ?? true),
+    event: entry.event,
+    catalogueEvent: entry.catalogueEvent ?? entry.event,
+    matcher: entry.matcher ?? null,
+    if: entry.if ?? null,
+    type: entry.type ?? "command",
+    command: entry.command,
+    timeout: entry.timeout ?? null,
+    async: entry.async ?? null,
+    asyncRewake: entry.asyncRewake ?? null,
+    statusMessage: entry.statusMessage ?? null,
+    description: entry.description ?? null,
+    plugin: mine(entry.plugin, file?.plugin ?? null),
+    dialect: mine(entry.dialect ?? undefined, file?.dialect ?? "wave"),
+    untrusted: mine(entry.untrusted, file?.untrusted ?? null),
+    disabled: entry.disabled ?? null,
+  };
+}
+
+/** The list the server answered, its rows filled in. */
+export function listOf(wire: HooksListResult): HooksList {
+  return { ...wire, hooks: wire.hooks.map((h) => rowOf(h, wire.configFiles)) };
+}
 
 /** A config file of this source that cannot be read or parsed: none of its hooks run. */
 export interface BrokenFile {
@@ -26,7 +89,7 @@ export interface BrokenFile {
 }
 
 /** A listed row: a hook, or an entry that was skipped (shown where it is, with why). */
-export type Row = { kind: "hook"; hook: HookEntry } | { kind: "broken"; diagnostic: DiagnosticEntry; source: Source };
+export type Row = { kind: "hook"; hook: HookRow } | { kind: "broken"; diagnostic: DiagnosticEntry; source: Source };
 
 /** The rows of one moment: every dialect's hooks of the catalogue event they run on (a Copilot
  * `preToolUse` hook beside a Wave `PreToolUse` one), in file order. */
@@ -38,7 +101,7 @@ export interface EventGroup {
 
 export interface SourceView {
   source: Source;
-  hooks: HookEntry[];
+  hooks: HookRow[];
   files: ConfigFileEntry[];
   brokenFiles: BrokenFile[];
   /** Skipped entries, shown in place among the rows. */
@@ -49,11 +112,11 @@ export interface SourceView {
 }
 
 /** The source a diagnostic belongs to: the source of its file (plugins: by folder). */
-function sourceOf(list: HooksListResult, path: string): Source | null {
+function sourceOf(list: HooksList, path: string): Source | null {
   return list.configFiles.find((f) => f.path === path)?.source ?? null;
 }
 
-export function bySource(list: HooksListResult): Record<Source, SourceView> {
+export function bySource(list: HooksList): Record<Source, SourceView> {
   const out = {} as Record<Source, SourceView>;
   for (const source of SOURCES) {
     const files = list.configFiles.filter((f) => f.source === source);
@@ -75,7 +138,7 @@ export function bySource(list: HooksListResult): Record<Source, SourceView> {
 }
 
 /** Diagnostics whose file belongs to no listed config file (still shown, never dropped). */
-export function orphanProblems(list: HooksListResult): DiagnosticEntry[] {
+export function orphanProblems(list: HooksList): DiagnosticEntry[] {
   return list.diagnostics.filter((d) => sourceOf(list, d.path) === null);
 }
 
@@ -274,7 +337,7 @@ function byCatalogue(a: string, b: string): number {
 
 /** The dialects of a group's hooks that a session runs with another dialect's on one call: what
  * the group's note says ("On a Bash call, Wave and Copilot CLI hooks both run"). */
-export function overlapOf(list: HooksListResult, group: EventGroup): OverlapEntry | null {
+export function overlapOf(list: HooksList, group: EventGroup): OverlapEntry | null {
   const overlap = list.overlaps.find((o) => o.event === group.event);
   if (!overlap) return null;
   const here = group.rows.some((r) => r.kind === "hook" && overlap.dialects.includes(runtimeDialect(r.hook)));
@@ -282,18 +345,18 @@ export function overlapOf(list: HooksListResult, group: EventGroup): OverlapEntr
 }
 
 /** The dialect that runs a hook (a Claude Code file's hooks run as Wave's). */
-function runtimeDialect(hook: HookEntry): OverlapEntry["dialects"][number] {
+function runtimeDialect(hook: HookRow): OverlapEntry["dialects"][number] {
   return hook.dialect === "claude" ? "wave" : hook.dialect;
 }
 
 /** Whose hook format a row's file is in, as the page names it (the dialect registry's). */
-export function dialectTitle(dialect: HookEntry["dialect"]): string {
+export function dialectTitle(dialect: HookRow["dialect"]): string {
   return DIALECTS[dialect].title;
 }
 
 /** The chip text of a hook that runs no command: a `prompt` hook asks the model in Claude Code's
  * format, the user in Snow's (the dialect registry says which). */
-export function kindKey(hook: { type: Exclude<HookEntry["type"], "command">; dialect: HookEntry["dialect"] }) {
+export function kindKey(hook: { type: Exclude<HookRow["type"], "command">; dialect: HookRow["dialect"] }) {
   const asksModel = hook.type === "prompt" && DIALECTS[hook.dialect].promptHook === "model";
   return asksModel ? ("row.kind.modelPrompt" as const) : (`row.kind.${hook.type}` as const);
 }
@@ -312,7 +375,7 @@ export function hookName(hook: { event: string; matcher: string | null }): strin
  * A screen-reader name per row, unique in the list: event and matcher, then the command, then
  * the file; a number if even that is shared (two identical entries in one file).
  */
-export function rowNames(hooks: HookEntry[], shortPath: (path: string) => string): Map<string, string> {
+export function rowNames(hooks: HookRow[], shortPath: (path: string) => string): Map<string, string> {
   const firsts = hooks.map((h) => `${hookName(h)} · ${h.command.length > 60 ? `${h.command.slice(0, 57)}…` : h.command}`);
   const names = new Map<string, string>();
   const counts = new Map<string, number>();
@@ -330,12 +393,12 @@ export function rowNames(hooks: HookEntry[], shortPath: (path: string) => string
 }
 
 /** Two listings of one hook say the same about it (every field is a plain value). */
-export function sameHook(a: HookEntry, b: HookEntry): boolean {
-  const keys = Object.keys(a) as (keyof HookEntry)[];
+export function sameHook(a: HookRow, b: HookRow): boolean {
+  const keys = Object.keys(a) as (keyof HookRow)[];
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
-export function canChange(hook: HookEntry): boolean {
+export function canChange(hook: HookRow): boolean {
   return hook.source !== "plugin" && !hook.readOnly;
 }
 

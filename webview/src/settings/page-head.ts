@@ -5,8 +5,7 @@
 import { css, html, nothing } from "lit";
 
 import { t } from "../i18n";
-import type { HooksListResult } from "../protocol/generated";
-import { type Filter, SOURCES, type Source, type SourceView, eventsOf, tabBadge } from "./model";
+import { type Filter, type HooksList, SOURCES, type Source, type SourceView, eventsOf, tabBadge } from "./model";
 
 export const headStyles = css`
   .sticky {
@@ -73,7 +72,7 @@ export const headStyles = css`
   }
 `;
 
-export function renderHeader(list: HooksListResult | null, loading: boolean) {
+export function renderHeader(list: HooksList | null, loading: boolean) {
   return html`<header>
     <h1>${t("settings.title")}</h1>
     ${list ? html`<span class="muted" title=${list.project.dir}>${t("settings.project", { name: list.project.name })}</span>` : nothing}
