@@ -3,7 +3,13 @@
 
 def pointer_join(*parts: str | int) -> str:
     """A JSON pointer from its parts."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    out = ""
+    for part in parts:
+        text = str(part)
+        if "~" in text or "/" in text:  # rare: most parts are escaped as they are
+            text = text.replace("~", "~0").replace("/", "~1")
+        out += "/" + text
+    return out
 
 
 def pointer_split(pointer: str) -> list[str | int]:

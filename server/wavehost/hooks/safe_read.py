@@ -189,12 +189,12 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH) -> tuple[Any, tuple[ReadWarn
     except RecursionError as err:
         raise InvalidJsonError("depth", _too_deep(max_depth)) from err
     # Only a text with enough brackets can be too deep: most files skip the walk.
-    if text.count("{") + text.count("[") > max_depth or repeated:
+    if text.count("{") + text.count("[") > max_depth and _deeper(document, max_depth):
+        raise InvalidJsonError("depth", _too_deep(max_depth))
+    if repeated:  # only then are the pointers needed (a walk that makes them costs)
         pointers: dict[int, str] = {}
-        for value, pointer, depth in _walk(document):
-            if depth > max_depth:
-                raise InvalidJsonError("depth", _too_deep(max_depth))
-            if repeated and isinstance(value, dict):
+        for value, pointer, _depth in _walk(document):
+            if isinstance(value, dict):
                 pointers[id(value)] = pointer
         warnings = tuple(
             (pointers[id(owner)], f'duplicate key "{key}": only the last one counts')
@@ -238,6 +238,20 @@ def read_json(path: Path, *, limit: int = MAX_CONFIG_BYTES, within: Path | None 
     except InvalidJsonError as err:
         return dataclasses.replace(read, problem=Problem(err.kind, err.message, err.syntax))
     return dataclasses.replace(read, document=document, warnings=warnings)
+
+
+def _deeper(document: Any, max_depth: int) -> bool:
+    """Whether any value is nested more than `max_depth` levels deep (without recursion)."""
+    stack: list[tuple[Any, int]] = [(document, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > max_depth:
+            return True
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return False
 
 
 def _walk(document: Any) -> Iterator[tuple[Any, str, int]]:
