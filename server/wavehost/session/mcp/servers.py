@@ -46,6 +46,7 @@ CALL_TIMEOUT_VAR = "MCP_TOOL_TIMEOUT"
 DEFAULT_STARTUP_TIMEOUT = 30.0  # seconds
 DEFAULT_CALL_TIMEOUT = 600.0
 STDERR_LINE_LIMIT = 2_000  # characters of one stderr line the log keeps
+END_GRACE = 1.0  # seconds a server that went away has to finish its stderr
 CLIENT_NAME = "wavehost"
 
 
@@ -183,6 +184,8 @@ class McpConnection:
         self._relist = anyio.Event()
         self._listed = anyio.Event()  # no listing asked for is still under way
         self._listed.set()
+        self._ended: anyio.Event | None = None  # the server's side of this connection is over
+        self._down = anyio.Event()  # failed or stopped: its tools have left
         self.stderr_tail: deque[str] = deque(maxlen=3)  # its last lines on stderr
         self.stderr_done = anyio.Event()  # its stderr is over (or it has none: HTTP)
         if config.transport == "http":
@@ -206,6 +209,8 @@ class McpConnection:
         self.state = replace(self.state, **changes)
         if self.state.status != "starting":
             self._settled.set()
+        if self.state.status in ("failed", "stopped"):
+            self._down.set()
         self._changed(self)
 
     async def run(self) -> None:
@@ -225,7 +230,7 @@ class McpConnection:
 
     async def _run(self) -> None:
         mcp = await sdk()
-        ended = anyio.Event()
+        ended = self._ended = anyio.Event()
 
         async def on_message(message: Any) -> None:
             if isinstance(message, Exception):
@@ -267,7 +272,7 @@ class McpConnection:
     async def _watch_end(self, ended: anyio.Event) -> None:
         await ended.wait()
         if not self._stop.is_set():
-            with anyio.move_on_after(1):  # a server that exited: what it said on its way out
+            with anyio.move_on_after(END_GRACE):  # a server that exited: its last words
                 await self.stderr_done.wait()
             error = self._with_stderr("the server closed the connection")
             log.warning("MCP server %s failed: %s", self.name, error)
@@ -354,6 +359,11 @@ class McpConnection:
                 f"{self.call_timeout:g} s ({CALL_TIMEOUT_VAR})"
             ) from None
         except Exception as err:
+            if self._ended is not None and self._ended.is_set():
+                # The server went away under this call: its tools leave before the model hears
+                # of it, so its next call of them is "no such tool", not another dead call.
+                with anyio.move_on_after(END_GRACE + 1):
+                    await self._down.wait()
             raise McpCallError(f"MCP server {self.name}: {describe(err)}") from err
         return result
 
