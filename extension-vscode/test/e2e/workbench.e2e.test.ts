@@ -230,6 +230,10 @@ describe("wavehost in a real VS Code", () => {
     await projectTab(settings);
     await expect.poll(() => settings.locator("li.hook:visible").count()).toBe(4);
     await screenshot(page, "02-settings-project-hooks");
+    // The settings webview's own document: titled by its view, axe-clean in VS Code's theme.
+    expect(await settings.evaluate(() => document.title)).toBe("Wave hook settings");
+    const violations = await axeViolations(settings);
+    expect(violations, JSON.stringify(violations, null, 1)).toEqual([]);
 
     await runCommand(page, "Wave: Open Chat");
     await liveChat();
